@@ -1,0 +1,59 @@
+"""Shared fixtures: the default box, and games whose seats answer from a script."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from strategies.base import Strategy
+from zsim.components import Box, default_box_dir, load_box
+from zsim.decisions import Decision
+from zsim.game import Game
+from zsim.view import PlayerView
+
+
+@pytest.fixture(scope="session")
+def box() -> Box:
+    return load_box(default_box_dir())
+
+
+class Scripted(Strategy):
+    """Answers queued per decision kind; otherwise the first option (or a custom rule).
+
+    Every decision asked is recorded, so tests can assert what was offered.
+    """
+
+    name = "scripted"
+
+    def __init__(self, rule: Callable[[Decision], Any] | None = None) -> None:
+        self.queue: dict[str, list[Any]] = {}
+        self.asked: list[Decision] = []
+        self.rule = rule
+
+    def script(self, kind: str, *answers: Any) -> Scripted:
+        self.queue.setdefault(kind, []).extend(answers)
+        return self
+
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        self.asked.append(decision)
+        queued = self.queue.get(decision.kind)
+        if queued:
+            return queued.pop(0)
+        if self.rule is not None:
+            return self.rule(decision)
+        return decision.options[0]
+
+    def offered(self, kind: str) -> list[list[Any]]:
+        return [d.options for d in self.asked if d.kind == kind]
+
+
+@pytest.fixture
+def make_game(box: Box) -> Callable[..., Game]:
+    """A freshly set-up game (before starting tiles) with scripted seats."""
+
+    def make(n: int = 4, seed: int = 0, **kwargs: Any) -> Game:
+        return Game(box, [Scripted() for _ in range(n)], seed, **kwargs)
+
+    return make

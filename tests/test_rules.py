@@ -1,0 +1,471 @@
+"""Rule corner cases, each a small constructed position asserting one rule of the rulebook."""
+
+from __future__ import annotations
+
+from zsim.rules import effects, mausoleum, pieces, rewards, scoring, turn
+from zsim.rules.tables import ACTION_INDEX
+from zsim.state import NO_ONE
+
+CHU, WEI, ZHAO, QI, YAN = range(5)
+ALCH, ARCH, GEN = range(3)
+WRITING, CURRENCY, LAWS = range(3)
+
+
+def recruit(p, region, kind, n=1):
+    p.official_supply[kind] -= n
+    p.officials[region][kind] += n
+
+
+def card_of(g, suit, trigger=None, exclude=()):
+    """A Unification card of a suit (and trigger) taken out of its deck."""
+    for c in g.state.decks[suit]:
+        if c not in exclude and (trigger is None or g.t.card_trigger[c] == ACTION_INDEX[trigger]):
+            g.state.decks[suit].remove(c)
+            return c
+    raise AssertionError("no such card in the deck")
+
+
+# --- Unification action and Unrest -----------------------------------------------------------
+
+
+def test_second_and_third_card_raise_unrest_and_pay_one_two_three_tokens(make_game):
+    g = make_game()
+    p = g.state.players[0]
+    for expected_unrest, expected_tokens in ((0, 1), (1, 3), (3, 6)):
+        turn.unify(g, p, card_of(g, WRITING), CHU)
+        assert p.unrest[CHU] == expected_unrest
+        assert p.tokens[WRITING] == expected_tokens
+    assert CHU not in turn.unify_regions(g, p)  # three cards: the region is full
+
+
+def test_unification_tokens_stop_at_an_exhausted_supply(make_game):
+    g = make_game()
+    p = g.state.players[0]
+    turn.unify(g, p, card_of(g, LAWS), WEI)
+    turn.unify(g, p, card_of(g, LAWS), WEI)
+    g.state.supply[LAWS] = 2
+    turn.unify(g, p, card_of(g, LAWS), WEI)  # the 3rd card would pay 3
+    assert p.tokens[LAWS] == 3 + 2
+    assert g.state.supply[LAWS] == 0
+    turn.unify(g, p, card_of(g, LAWS), ZHAO)
+    assert p.tokens[LAWS] == 5  # nothing left to take
+
+
+def test_unrest_cap_blocks_a_card_that_would_push_unrest_over_three(make_game):
+    g = make_game()
+    p = g.state.players[0]
+    turn.unify(g, p, card_of(g, WRITING), QI)
+    turn.unify(g, p, card_of(g, WRITING), QI)
+    p.unrest[QI] = 2  # the 3rd card would add 2
+    assert QI not in turn.unify_regions(g, p)
+    p.unrest[QI] = 1
+    assert QI in turn.unify_regions(g, p)
+
+
+def test_unrest_cap_blocks_hiring_and_unrest_costing_abilities(make_game):
+    g = make_game()
+    p = g.state.players[0]
+    recruit(p, CHU, GEN)
+    assert turn.hire_regions(g, p) == [CHU]
+    p.unrest[CHU] = 3
+    assert turn.hire_regions(g, p) == []
+    ability = g.t.box.abilities["unrest_tokens_own"]
+    ctx = effects.Context(CHU, 0, WRITING, "vp_cards")
+    assert effects.feasible_options(g, p, ability, ctx, full=False) == []
+    p.unrest[CHU] = 2
+    assert effects.feasible_options(g, p, ability, ctx, full=False) == [0]
+
+
+def test_hire_needs_a_general_and_raises_unrest(make_game):
+    g = make_game()
+    p = g.state.players[0]
+    recruit(p, WEI, ARCH)
+    assert ACTION_INDEX["hire"] not in turn.court_actions(g, p)
+    recruit(p, WEI, GEN, 2)
+    assert ACTION_INDEX["hire"] in turn.court_actions(g, p)
+    turn.perform_hire(g, p)
+    assert p.workers[WEI] == 2  # two Generals still hire two Workers
+    assert p.unrest[WEI] == 1
+
+
+# --- Palaces, Governors, Walls ---------------------------------------------------------------
+
+
+def test_palace_pays_two_workers_there_and_one_elsewhere_takes_tile_and_large_token(make_game):
+    g = make_game()
+    p = g.state.players[0]
+    recruit(p, ZHAO, ARCH)
+    p.workers[ZHAO] = 2
+    assert turn.palace_regions(g, p) == []  # no Worker elsewhere
+    p.workers[YAN] = 1
+    assert turn.palace_regions(g, p) == [ZHAO]
+    tiles_before = len(g.state.palace_tiles[ZHAO])
+    turn.perform_palace(g, p)
+    assert p.workers == [0, 0, 0, 0, 0]
+    assert g.state.palace_count[ZHAO][0] == 1 and p.palaces == g.rules.palaces - 1
+    assert len(g.state.palace_tiles[ZHAO]) == tiles_before - 1
+    assert p.vp["vp_palaces"] == g.rules.palace_vp
+    assert sum(p.large) == 1 and sum(g.state.large_on_board) == 2
+
+
+def test_palace_with_the_last_large_token_gone_and_no_tile_left(make_game):
+    g = make_game()
+    p = g.state.players[0]
+    g.state.large_on_board = [0, 0, 0]
+    g.state.palace_tiles[CHU] = []
+    pieces.build_palace(g, p, CHU, large_token=True)
+    assert p.large == [0, 0, 0]
+    assert p.vp == {"vp_palaces": g.rules.palace_vp}
+
+
+def test_unrest_palace_tile_cannot_be_taken_at_unrest_three(make_game, box):
+    g = make_game()
+    p = g.state.players[0]
+    unrest_tile = next(i for i, t in enumerate(box.palace_tiles)
+                       if t.ability == "palace_unrest_vp_cards")
+    g.state.palace_tiles[CHU] = [unrest_tile]
+    p.unrest[CHU] = 3
+    assert pieces.palace_tile_options(g, p, CHU) == []
+    p.unrest[CHU] = 2
+    assert pieces.palace_tile_options(g, p, CHU) == [unrest_tile]
+
+
+def test_governor_needs_one_official_of_each_type_and_resets_unrest(make_game):
+    g = make_game()
+    p = g.state.players[0]
+    recruit(p, QI, ALCH)
+    recruit(p, QI, ARCH)
+    assert turn.governor_regions(p) == []
+    recruit(p, QI, GEN)
+    recruit(p, QI, GEN)
+    p.unrest[QI] = 2
+    assert turn.governor_regions(p) == [QI]
+    g.strategies[0].script("governor_slot", "area")
+    turn.perform_governor(g, p)
+    assert p.officials[QI] == [0, 0, 1]
+    assert p.official_supply == [4, 4, 3]
+    assert p.unrest[QI] == 0
+    assert g.state.governor_count[QI][0] == 1
+    assert all(holder == NO_ONE for _, holder in g.state.governor_slots[QI])
+
+
+def test_governor_bonus_slot_is_taken_once_then_only_the_area_remains(make_game):
+    g = make_game(n=2)
+    a, b = g.state.players
+    (slot,) = g.state.governor_slots[YAN]  # one bonus slot per region with 2 players
+    g.strategies[0].script("governor_slot", 0)
+    pieces.install_governor(g, a, YAN)
+    assert slot[1] == 0
+    pieces.install_governor(g, b, YAN)  # the only option left is the area: not even asked
+    assert not g.strategies[1].offered("governor_slot")
+    assert g.state.governor_count[YAN] == [1, 1]
+
+
+def test_wall_workers_come_from_distinct_regions(make_game):
+    g = make_game()
+    p = g.state.players[0]
+    p.workers[CHU] = 5
+    # a single region with Workers pays only 1-Worker slots
+    assert {g.state.walls[s].tiers[i] for s, i in pieces.wall_slot_options(g, p, False)} == {1}
+    p.workers[YAN] = 1
+    assert pieces.wall_payments(p, 2) == [(CHU, YAN)]
+    assert pieces.wall_payments(p, 3) == []
+
+
+def test_one_wall_per_section_per_player(make_game):
+    g = make_game()
+    p = g.state.players[0]
+    p.workers = [1, 1, 1, 1, 1]
+    pieces.build_wall(g, p, 0, 0)
+    assert all(s != 0 for s, _ in pieces.wall_slot_options(g, p, False))
+    other = g.state.players[1]
+    other.workers = [1, 1, 1, 1, 1]
+    assert any(s == 0 for s, _ in pieces.wall_slot_options(g, other, False))
+
+
+def test_emperor_tile_goes_only_to_a_first_builder_with_a_tucked_card(make_game):
+    g = make_game()
+    section = next(i for i, w in enumerate(g.state.walls) if w.emperor_tile != NO_ONE)
+    wall = g.state.walls[section]
+    a, b = g.state.players[0], g.state.players[1]
+    pieces.build_wall(g, a, section, 0)  # first builder, but no tableau card
+    assert wall.first_builder == 0 and wall.emperor_tile != NO_ONE and not a.emperor
+    turn.unify(g, b, card_of(g, CURRENCY), CHU)
+    pieces.build_wall(g, b, section, 1)  # has a card but is not first
+    assert wall.emperor_tile != NO_ONE and not b.emperor
+
+
+def test_emperor_tile_changes_the_trigger_of_the_chosen_card(make_game):
+    g = make_game()
+    section = next(i for i, w in enumerate(g.state.walls) if w.emperor_tile != NO_ONE)
+    action = ACTION_INDEX[g.t.box.emperor_tiles[g.state.walls[section].emperor_tile].action]
+    p = g.state.players[0]
+    card = card_of(g, WRITING)
+    turn.unify(g, p, card, CHU)
+    pieces.build_wall(g, p, section, 0)
+    assert p.emperor == {card: action}
+    assert g.state.walls[section].emperor_tile == NO_ONE
+
+
+# --- activation -----------------------------------------------------------------------------
+
+
+def _tableau_with(g, p, trigger, region=CHU):
+    card = card_of(g, LAWS, trigger)
+    turn.unify(g, p, card, region)
+    return card
+
+
+def test_first_court_card_activates_whatever_its_number(make_game):
+    g = make_game()
+    p = g.state.players[0]
+    card = _tableau_with(g, p, "recruit")
+    g.strategies[0].script("activate", "pass")
+    turn.court_card(g, p, 120, ACTION_INDEX["recruit"])  # highest number, a 'lower' action
+    assert ("ability", card) in g.strategies[0].offered("activate")[-1]
+
+
+def test_lower_actions_need_a_lower_number_and_higher_actions_a_higher_one(make_game):
+    g = make_game()
+    p = g.state.players[0]
+    recruit_card = _tableau_with(g, p, "recruit")
+    g.state.court = [50]
+    g.state.court_free = False
+    g.strategies[0].script("activate", "pass", "pass")
+    turn.court_card(g, p, 60, ACTION_INDEX["recruit"])  # 60 > 50: not in step
+    assert ("ability", recruit_card) not in g.strategies[0].offered("activate")[-1]
+    turn.court_card(g, p, 40, ACTION_INDEX["recruit"])  # 40 < 60: in step
+    assert ("ability", recruit_card) in g.strategies[0].offered("activate")[-1]
+
+
+def test_higher_action_activates_on_a_higher_number(make_game):
+    g = make_game()
+    p = g.state.players[0]
+    hire_card = _tableau_with(g, p, "hire")
+    recruit(p, WEI, GEN)
+    g.state.court = [10]
+    g.state.court_free = False
+    g.strategies[0].script("activate", "pass")
+    turn.court_card(g, p, 11, ACTION_INDEX["hire"])
+    assert ("ability", hire_card) in g.strategies[0].offered("activate")[-1]
+
+
+def test_no_activation_in_a_region_at_unrest_three(make_game):
+    g = make_game()
+    p = g.state.players[0]
+    card = _tableau_with(g, p, "recruit", region=YAN)
+    p.unrest[YAN] = 3
+    assert turn.triggered_abilities(g, p, ACTION_INDEX["recruit"], set()) == []
+    p.unrest[YAN] = 2
+    assert turn.triggered_abilities(g, p, ACTION_INDEX["recruit"], set()) in (
+        [("ability", card)], [])  # offered unless its own costs do not fit
+
+
+def test_chu_and_yan_are_not_adjacent(make_game):
+    g = make_game()
+    p = g.state.players[0]
+    recruit(p, CHU, GEN)
+    recruit(p, YAN, ARCH)
+    assert sorted(pieces.official_moves(p)) == [(ARCH, YAN, QI), (GEN, CHU, WEI)]
+
+
+# --- Elixir route ---------------------------------------------------------------------------
+
+
+def test_a_move_crossing_two_elixir_symbols_pays_two_rewards(make_game):
+    g = make_game()
+    p = g.state.players[0]
+    p.ship = 2
+    pieces.move_ship(g, p, 4)  # passes 3 and reaches 6
+    assert p.ship == 6
+    assert len(g.strategies[0].offered("elixir")) + (p.entrance - 1) == 2
+    assert p.entrance == 3  # with no Alchemist official both rewards unlock a soldier
+
+
+def test_master_alchemist_taken_once(make_game):
+    g = make_game()
+    p = g.state.players[0]
+    p.ship = 8
+    available = len(g.state.master_available)
+    pieces.move_ship(g, p, 1)
+    assert p.master_taken and len(g.state.master_available) == available - 1
+    p.ship = 8
+    pieces.move_ship(g, p, 1)
+    assert len(g.state.master_available) == available - 1
+
+
+def test_end_of_the_elixir_route_wastes_movement_and_blocks_the_action(make_game):
+    g = make_game()
+    p = g.state.players[0]
+    end = len(g.t.box.board.elixir.vp) - 1
+    p.ship = end - 1
+    pieces.move_ship(g, p, 3)
+    assert p.ship == end
+    assert ACTION_INDEX["elixir"] not in turn.court_actions(g, p)
+    assert not effects.performable(g, p, g.t.box.abilities["r_ship_4"].options[0])
+
+
+def test_elixir_reward_places_an_alchemist_card_only_where_an_alchemist_is(make_game):
+    g = make_game()
+    p = g.state.players[0]
+    recruit(p, ZHAO, ALCH)
+    p.soldiers = 0
+    p.ship = 2
+    pieces.move_ship(g, p, 1)
+    (options,) = g.strategies[0].offered("elixir")
+    assert {region for _, _, region in options} == {ZHAO}
+    assert len(p.tableau[ZHAO]) == 1
+
+
+# --- Mausoleum ------------------------------------------------------------------------------
+
+
+def _spot(g, condition):
+    return next(i for i, s in enumerate(g.state.mausoleum)
+                if g.t.box.mausoleum_tiles[s.tile].condition == condition)
+
+
+def test_soldiers_take_the_topmost_slot_and_one_per_tile_per_player(make_game):
+    g = make_game(n=3)
+    spot = _spot(g, "master_alchemist")
+    values = g.t.box.board.mausoleum.slot_values
+    for seat in range(3):
+        p = g.state.players[seat]
+        p.master_taken = True
+        assert mausoleum.eligible_spots(g, p) == [spot]
+        mausoleum.place_soldier(g, p, spot)
+        assert p.vp["vp_mausoleum"] == values[seat]
+        p.entrance = 1
+        assert mausoleum.eligible_spots(g, p) == []
+
+
+def test_no_third_slot_with_two_players(make_game):
+    g = make_game(n=2)
+    spot = _spot(g, "master_alchemist")
+    for p in g.state.players:
+        p.master_taken = True
+        mausoleum.place_soldier(g, p, spot)
+    assert g.state.mausoleum[spot].slots[2] == NO_ONE
+    assert mausoleum.usable_slots(g) == 2
+
+
+def test_mausoleum_rows_and_columns_score_ten_each(make_game):
+    g = make_game()
+    grid = g.state.mausoleum
+    for i in (0, 1, 2, 3, 6):  # the top row and the left column
+        grid[i].slots[0] = 0
+    assert mausoleum.lines(g, 0) == 2
+    assert scoring.final_scores(g)[0]["vp_mausoleum_lines"] == 2 * g.rules.mausoleum_line_vp
+
+
+def test_extra_soldiers_score_two_five_nine(make_game):
+    g = make_game()
+    p = g.state.players[0]
+    got = []
+    for n in range(5):
+        p.entrance = n
+        got.append(scoring.extra_soldier_vp(g, p))
+    assert got == [0, 2, 5, 9, 9]
+
+
+# --- Unification rewards --------------------------------------------------------------------
+
+
+def _reward_game(make_game, n=3):
+    g = make_game(n=n)
+    g.state.round = 1
+    g.state.turn_order = list(range(n))
+    g.state.marker_column = [NO_ONE] * n
+    return g
+
+
+def test_reward_tie_break_follows_the_turn_order_track(make_game):
+    g = _reward_game(make_game)
+    g.state.turn_order = [2, 0, 1]
+    for p in g.state.players:
+        p.tokens[WRITING] = 2
+    rewards.award(g, WRITING, 0, "r_unlock_2")
+    assert g.state.marker_column == [NO_ONE, NO_ONE, 0]
+    assert g.state.players[2].tokens[WRITING] == 0
+    assert g.state.players[0].tokens[WRITING] == 2
+
+
+def test_a_passed_reward_goes_down_the_ranking(make_game):
+    g = _reward_game(make_game)
+    a, b, c = g.state.players
+    a.tokens[CURRENCY] = 3
+    b.large[CURRENCY] = 1  # worth 2
+    c.tokens[CURRENCY] = 1
+    g.state.large_on_board[CURRENCY] = 0
+    g.strategies[0].script("reward", "pass")
+    g.strategies[1].script("reward", "accept")
+    rewards.award(g, CURRENCY, 1, "r_ship_4")
+    assert g.state.marker_column == [NO_ONE, 1, NO_ONE]
+    assert a.tokens[CURRENCY] == 3 and b.large[CURRENCY] == 0
+    assert g.state.large_on_board[CURRENCY] == 1  # the large token goes back to the board
+    assert b.ship == 4
+
+
+def test_a_reward_that_cannot_be_taken_in_full_passes_down(make_game):
+    g = _reward_game(make_game)
+    a, b, _ = g.state.players
+    a.tokens[LAWS], b.tokens[LAWS] = 4, 1
+    a.official_supply[ARCH] = 1  # needs two Architects
+    rewards.award(g, LAWS, 2, "r_recruit_2_architects_chu")
+    assert g.state.marker_column == [NO_ONE, 2, NO_ONE]
+    assert b.officials[CHU][ARCH] == 2
+
+
+def test_new_turn_order_puts_reward_takers_last_by_slot(make_game):
+    g = make_game(n=4)
+    g.state.turn_order = [3, 1, 0, 2]
+    g.state.marker_column = [2, NO_ONE, 0, NO_ONE]
+    rewards.new_turn_order(g)
+    assert g.state.turn_order == [3, 1, 2, 0]
+
+
+def test_token_limits_return_large_tokens_and_keep_five_small(make_game):
+    g = make_game()
+    p = g.state.players[0]
+    p.tokens = [4, 3, 0]
+    g.state.supply[WRITING] -= 4
+    g.state.supply[CURRENCY] -= 3
+    p.large = [1, 0, 0]
+    g.state.large_on_board = [0, 1, 1]
+    g.strategies[0].script("discard_token", WRITING, WRITING)
+    rewards.enforce_token_limits(g, p)
+    assert p.tokens == [2, 3, 0] and p.large == [0, 0, 0]
+    assert g.state.large_on_board == [1, 1, 1]
+
+
+def test_unlocking_costs_three_token_value(make_game):
+    g = make_game()
+    p = g.state.players[0]
+    p.tokens = [1, 0, 0]
+    p.large = [0, 1, 0]
+    assert rewards.unlock_payments(g, p) == [(WRITING, CURRENCY + 3)]
+    p.large = [0, 0, 0]
+    assert rewards.unlock_payments(g, p) == []
+
+
+# --- end-game scoring -----------------------------------------------------------------------
+
+
+def test_governor_majority_split_is_rounded_down(make_game):
+    g = make_game(n=3)  # 15 VP per region
+    g.state.governor_count[CHU] = [2, 2, 1]
+    g.state.governor_count[WEI] = [0, 0, 1]
+    assert scoring.majority_vp(g) == [7, 7, 15]
+
+
+def test_elixir_scoring_multiplies_alchemist_cards_by_ship_value(make_game):
+    g = make_game()
+    p = g.state.players[0]
+    pieces.place_alchemist_card(g, p, p.alchemist_supply[0], CHU)
+    pieces.place_alchemist_card(g, p, p.alchemist_supply[0], WEI)
+    p.ship = 15
+    assert scoring.elixir_vp(g, p) == 2 * g.t.box.board.elixir.vp[15]
+
+
+def test_ranks_share_first_place_on_a_tie():
+    assert scoring.ranks([50, 70, 70, 10]) == [3, 1, 1, 4]

@@ -1,0 +1,79 @@
+"""``zsim play``: one game, narrated turn by turn or printed as JSON."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from strategies.registry import UnknownStrategy, resolve
+from zsim.components import BoxError, default_box_dir, load_box
+from zsim.decisions import IllegalChoice
+from zsim.game import COLORS, GameResult, play_game
+from zsim.options import GameOptions, OptionError
+from zsim.rules.scoring import CATEGORIES
+
+
+@click.command("play")
+@click.option("--players", "-n", type=click.IntRange(2, 4), default=4, show_default=True,
+              help="Number of players.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Game seed.")
+@click.option("--strategy", "-s", "strategy_names", multiple=True,
+              help="Strategy per seat, repeatable; the last one fills the remaining seats.")
+@click.option("--variant", "variants", multiple=True, metavar="KEY=VALUE",
+              help="Rule variant, e.g. board=board2, mausoleum=advanced, court_reset=true.")
+@click.option("--box", "box_dir", type=click.Path(file_okay=False, exists=True),
+              default=None, help="Component directory (default: configs/components).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def command(players: int, seed: int, strategy_names: tuple[str, ...], variants: tuple[str, ...],
+            box_dir: str | None, as_json: bool) -> None:
+    """Play one game and narrate it (or print its result with --json)."""
+    try:
+        box = load_box(box_dir or default_box_dir())
+        options = GameOptions().with_variants(variants)
+        names = list(strategy_names) or ["random"]
+        if len(names) > players:
+            raise click.BadParameter(f"{len(names)} strategies for {players} players",
+                                     param_hint="--strategy")
+        names += [names[-1]] * (players - len(names))
+        strategies = [resolve(name) for name in names]
+        result = play_game(box, strategies, seed, options, narrate=not as_json)
+    except (BoxError, OptionError, UnknownStrategy) as error:
+        raise click.ClickException(str(error)) from error
+    except IllegalChoice as error:
+        raise click.ClickException(str(error)) from error
+    if as_json:
+        click.echo(json.dumps(result_json(result), indent=2))
+    else:
+        for line in result.log or []:
+            click.echo(line)
+        click.echo()
+        click.echo(score_table(result))
+
+
+def result_json(result: GameResult) -> dict:
+    return {
+        "seed": result.seed,
+        "n_players": result.n_players,
+        "setup": result.setup,
+        "players": [
+            {"seat": seat, "color": COLORS[seat], "strategy": result.strategies[seat],
+             "rank": result.ranks[seat], "winner": seat in result.winners,
+             **result.scores[seat]}
+            for seat in range(result.n_players)
+        ],
+    }
+
+
+def score_table(result: GameResult) -> str:
+    """The final score sheet: one column per player, one row per category."""
+    headers = [f"{COLORS[s]} ({result.strategies[s]})" for s in range(result.n_players)]
+    width = max(len(h) for h in headers) + 2
+    label = max(len(c) for c in CATEGORIES) + 2
+    lines = ["".ljust(label) + "".join(h.rjust(width) for h in headers)]
+    for category in (*CATEGORIES, "vp_total"):
+        lines.append(category.ljust(label) + "".join(
+            str(result.scores[s][category]).rjust(width) for s in range(result.n_players)))
+    winners = ", ".join(headers[s] for s in result.winners)
+    lines.append(f"Winner{'s (shared)' if len(result.winners) > 1 else ''}: {winners}")
+    return "\n".join(lines)

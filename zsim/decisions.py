@@ -1,0 +1,74 @@
+"""The decision protocol: the engine asks, a strategy answers with one of the offered options.
+
+Every choice the rules leave to a player is a ``Decision``: its ``kind`` (one of ``KINDS``), the
+seat asked, the legal ``options`` (plain tuples, strings or ints; every one of them is legal and
+leads to a completable move) and a small ``context`` mapping with what the choice is about.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# kind -> what its options look like
+KINDS: dict[str, str] = {
+    "start_tile": "a Starting tile index (into box.starting_tiles) to keep",
+    "turn": "('unify', card, region) | ('court', card, action) | ('discard', card)",
+    "recruit": "(official, region): which Official to recruit and where",
+    "hire": "region where 2 Workers are hired",
+    "palace": "region where the Palace is built",
+    "palace_worker": "region that pays the third Worker of a Palace",
+    "palace_tile": "Palace tile kind (index into box.palace_tiles) to take",
+    "large_token": "suit of the large Unification token to take",
+    "governor": "region where the Governor is installed",
+    "governor_slot": "bonus slot index in the region, or 'area'",
+    "wall": "(section, slot) where the Wall is built",
+    "wall_workers": "tuple of distinct regions paying the Wall's Workers",
+    "emperor": "tableau card that receives the Emperor tile",
+    "elixir": "'soldier' | ('card', alchemist card, region): the Elixir symbol's reward",
+    "master": "Master Alchemist card to take",
+    "activate": "('ability', card) | ('move', official, from, to) | 'pass'",
+    "next_ability": "('ability', card) | 'stop': the next triggered ability to resolve",
+    "ability_option": "index of the alternative of a two-sided ability",
+    "bonus": "index of the alternative of a Governor bonus, or 'skip'",
+    "region": "region chosen for an effect (see context['effect'])",
+    "official": "official type chosen for an effect",
+    "token": "suit of a small Unification token to gain",
+    "move_official": "(official, from, to) | 'stop'",
+    "move_worker": "(from, to) | 'stop'",
+    "reset_unrest": "region whose Unrest goes back to 0 | 'stop'",
+    "place_alchemist": "(alchemist card, region) | 'stop'",
+    "soldier": "Mausoleum spot index for an unlocked soldier | 'done'",
+    "reward": "'accept' | 'pass'",
+    "unlock": "tuple of token suits paid (large tokens as suit + 3) | 'done'",
+    "discard_token": "suit of a small token to return",
+}
+
+
+class Decision:
+    """One question to one seat. Cheap to build: it is created hundreds of times per game."""
+
+    __slots__ = ("context", "kind", "options", "seat")
+
+    def __init__(self, kind: str, seat: int, options: list[Any],
+                 context: dict[str, Any] | None = None) -> None:
+        self.kind = kind
+        self.seat = seat
+        self.options = options
+        self.context = context or {}
+
+    def __repr__(self) -> str:
+        return f"Decision({self.kind!r}, seat={self.seat}, options={self.options!r})"
+
+
+class IllegalChoice(Exception):
+    """A strategy answered with something that is not one of the offered options."""
+
+    def __init__(self, strategy: str, decision: Decision, answer: Any, seed: int) -> None:
+        self.strategy = strategy
+        self.decision = decision
+        self.answer = answer
+        self.seed = seed
+        super().__init__(
+            f"strategy {strategy!r} answered {answer!r} to a {decision.kind!r} decision "
+            f"(seat {decision.seat}, game seed {seed}); legal options were {decision.options!r}"
+        )

@@ -1,0 +1,200 @@
+"""The round and phase loop, the seat that asks strategies, and the result of a game.
+
+A game is a pure function of (box, options, strategies by seat, seed): every shuffle and setup
+draw comes from one ``random.Random(seed)``, and each seat's strategy gets its own RNG derived
+from the same seed.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from zsim.components import Box
+from zsim.decisions import Decision, IllegalChoice
+from zsim.options import GameOptions, OptionError
+from zsim.rules import rewards, scoring, setup, turn
+from zsim.rules.tables import Tables, compile_tables
+from zsim.state import GameState, PlayerState
+from zsim.view import PlayerView
+
+if TYPE_CHECKING:
+    from strategies.base import Strategy
+
+COLORS = ("Blue", "Yellow", "Red", "Purple")
+
+
+@dataclass
+class GameResult:
+    """Everything a game produces for the result tables (plain data, no engine objects)."""
+
+    seed: int
+    n_players: int
+    strategies: list[str]
+    scores: list[dict[str, int]]  # per seat: vp_* categories and vp_total
+    ranks: list[int]
+    winners: list[int]
+    setup: dict[str, Any]
+    stats: list[dict[str, int]]  # per seat activity counters
+    walls: list[dict[str, Any]] = field(default_factory=list)
+    rewards: list[dict[str, Any]] = field(default_factory=list)
+    decisions: int = 0
+    log: list[str] | None = None
+
+    def player_rows(self) -> list[dict[str, Any]]:
+        rows = []
+        for seat in range(self.n_players):
+            row: dict[str, Any] = {
+                "seat": seat,
+                "strategy": self.strategies[seat],
+                "n_players": self.n_players,
+                "seed": self.seed,
+                **self.scores[seat],
+                "rank": self.ranks[seat],
+                "winner": seat in self.winners,
+                "win_share": 1.0 / len(self.winners) if seat in self.winners else 0.0,
+            }
+            row.update({f"n_{k}": v for k, v in sorted(self.stats[seat].items())})
+            rows.append(row)
+        return rows
+
+
+class Game:
+    """Holds the state of one game and asks each seat's strategy for its decisions."""
+
+    def __init__(self, box: Box, strategies: list[Strategy], seed: int,
+                 options: GameOptions | None = None, narrate: bool = False) -> None:
+        n = len(strategies)
+        if not 2 <= n <= 4:
+            raise ValueError(f"a game needs 2 to 4 players, got {n}")
+        self.options = options or GameOptions()
+        board_ids = [b.id for b in box.unification_boards]
+        if self.options.board not in ("random", *board_ids):
+            raise OptionError(f"variant board={self.options.board!r}: expected random or one "
+                              f"of {', '.join(board_ids)}")
+        self.t: Tables = compile_tables(box)
+        self.rules = box.board.rules
+        self.n = n
+        self.seed = seed
+        self.strategies = strategies
+        self.log: list[str] | None = [] if narrate else None
+        self.decisions = 0
+        self.walls: list[dict[str, Any]] = []
+        self.rewards: list[dict[str, Any]] = []
+        self.rng = random.Random(seed)
+        self.state: GameState = setup.build_state(self, self.options, self.rng)
+        self.views = [PlayerView(self, seat, random.Random(seed * 8 + seat + 1))
+                      for seat in range(n)]
+
+    # --- talking to strategies -------------------------------------------------------------
+
+    def ask(self, seat: int, kind: str, options: list, context: dict | None = None) -> Any:
+        """Return the seat's choice among ``options``; a lone option needs no question."""
+        if len(options) == 1:
+            return options[0]
+        if not options:
+            raise RuntimeError(f"engine offered no option for a {kind!r} decision")
+        self.decisions += 1
+        decision = Decision(kind, seat, options, context)
+        strategy = self.strategies[seat]
+        answer = strategy.choose(self.views[seat], decision)
+        if answer not in options:
+            raise IllegalChoice(strategy.name, decision, answer, self.seed)
+        return answer
+
+    def say(self, line: str) -> None:
+        if self.log is not None:
+            self.log.append(line)
+
+    def name(self, p: PlayerState) -> str:
+        return f"{COLORS[p.seat]} ({self.strategies[p.seat].name})"
+
+    def record_reward(self, seat: int, aspect: str, reward: str) -> None:
+        self.rewards.append({"round": self.state.round, "aspect": aspect, "seat": seat,
+                             "reward": reward})
+
+    def record_walls(self, seat: int, walls: list[tuple[int, int, int]]) -> None:
+        box = self.t.box
+        for section, tier, vp in walls:
+            wall = self.state.walls[section]
+            self.walls.append({"seat": seat, "section": section, "tier": tier, "vp": vp,
+                               "tile": box.wall_tiles[wall.wall_tile].id,
+                               "face": wall.wall_face})
+
+    # --- the loop --------------------------------------------------------------------------
+
+    def play(self) -> GameResult:
+        state, rules = self.state, self.rules
+        setup.deal_starting_tiles(self, self.rng)
+        for round_number in range(1, rules.rounds + 1):
+            state.round = round_number
+            if self.log is not None:
+                self.say(f"=== Round {round_number} ===")
+            if self.options.court_reset and round_number > 1:
+                state.court.clear()
+                state.court_free = True
+            self.draw_cards()
+            while any(state.hands):
+                for seat in state.turn_order:
+                    if state.hands[seat]:
+                        turn.play_turn(self, state.players[seat])
+            if self.log is not None:
+                self.say("--- Unification rewards ---")
+            rewards.unification_phase(self)
+        return self.result()
+
+    def draw_cards(self) -> None:
+        state = self.state
+        for seat in state.turn_order:
+            hand = state.hands[seat]
+            for deck in state.decks:
+                for _ in range(self.rules.cards_per_suit_per_round):
+                    if deck:
+                        hand.append(deck.pop())
+            hand.sort()
+
+    def result(self) -> GameResult:
+        scores = scoring.final_scores(self)
+        totals = [s["vp_total"] for s in scores]
+        best = max(totals)
+        return GameResult(
+            seed=self.seed,
+            n_players=self.n,
+            strategies=[s.name for s in self.strategies],
+            scores=scores,
+            ranks=scoring.ranks(totals),
+            winners=[seat for seat, t in enumerate(totals) if t == best],
+            setup=self.setup_features(),
+            stats=[self.final_stats(p) for p in self.state.players],
+            walls=self.walls,
+            rewards=self.rewards,
+            decisions=self.decisions,
+            log=self.log,
+        )
+
+    def final_stats(self, p: PlayerState) -> dict[str, int]:
+        stats = dict(p.stats)
+        stats["ship"] = p.ship
+        stats["soldiers_left"] = p.entrance
+        return stats
+
+    def setup_features(self) -> dict[str, Any]:
+        """What was drawn at setup, for the games table and the component reports."""
+        box, state = self.t.box, self.state
+        features: dict[str, Any] = {
+            "unification_board": box.unification_boards[state.reward_board].id,
+            "mausoleum_mode": self.options.mausoleum,
+            "mausoleum_layout": "|".join(
+                f"{spot.binding}:{box.mausoleum_tiles[spot.tile].condition}"
+                for spot in state.mausoleum),
+        }
+        for s, section in enumerate(state.walls):
+            features[f"wall_tile_{s + 1}"] = box.wall_tiles[section.wall_tile].id
+        return features
+
+
+def play_game(box: Box, strategies: list[Strategy], seed: int,
+              options: GameOptions | None = None, narrate: bool = False) -> GameResult:
+    """Set up and play one whole game."""
+    return Game(box, strategies, seed, options, narrate).play()

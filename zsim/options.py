@@ -1,0 +1,51 @@
+"""Rule variants a game can be played with, and their ``KEY=VALUE`` parsing for the CLI."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+
+class OptionError(ValueError):
+    """A variant key or value that does not exist."""
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """Variants of the rules (see docs/assumptions.md).
+
+    board: which Unification board rewards are used: 'random' draws one per game.
+    mausoleum: 'basic' keeps the printed spot layout; 'advanced' shuffles the spot bindings.
+    court_reset: clear the Court pile every round (then each round's first Court card is free).
+    """
+
+    board: str = "random"
+    mausoleum: str = "basic"
+    court_reset: bool = False
+
+    def with_variants(self, pairs: list[str] | tuple[str, ...]) -> GameOptions:
+        """Apply ``KEY=VALUE`` strings, validating each key and value."""
+        changes: dict[str, object] = {}
+        known = {f.name for f in fields(self)}
+        for pair in pairs:
+            key, sep, value = pair.partition("=")
+            key = key.strip()
+            if not sep:
+                raise OptionError(f"variant {pair!r} is not KEY=VALUE")
+            if key not in known:
+                raise OptionError(
+                    f"unknown variant {key!r}; known: {', '.join(sorted(known))}")
+            changes[key] = _parse(key, value.strip())
+        return replace(self, **changes)
+
+
+def _parse(key: str, value: str) -> object:
+    if key == "court_reset":
+        lowered = value.lower()
+        if lowered in ("1", "true", "yes", "on"):
+            return True
+        if lowered in ("0", "false", "no", "off"):
+            return False
+        raise OptionError(f"variant court_reset={value!r}: expected true or false")
+    if key == "mausoleum" and value not in ("basic", "advanced"):
+        raise OptionError(f"variant mausoleum={value!r}: expected basic or advanced")
+    return value

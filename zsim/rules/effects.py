@@ -1,0 +1,364 @@
+"""One small function per effect kind, plus the resolver that runs an ability's steps.
+
+Two ways of checking whether an alternative may be chosen:
+- card abilities and bonuses (``full=False``) resolve as far as they can; only their Unrest costs
+  must fit under the cap;
+- Unification rewards (``full=True``) must be performable in full, step by step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from zsim.components.schema import Ability
+from zsim.rules import mausoleum, pieces
+from zsim.rules.pieces import REGION_NAMES, SUIT_NAMES, add_vp
+from zsim.rules.tables import ADJACENT, ALCHEMIST, OFFICIAL_INDEX, REGION_INDEX, SUIT_INDEX
+from zsim.state import NO_ONE, PlayerState
+
+if TYPE_CHECKING:
+    from zsim.game import Game
+
+ALL_REGIONS = (0, 1, 2, 3, 4)
+
+
+class Context:
+    """Where an ability sits: its region ('here'), its card's slot (0..2), its card's suit (for
+    'own' tokens) and the VP category its points go to."""
+
+    __slots__ = ("category", "here", "slot", "suit")
+
+    def __init__(self, here: int, slot: int, suit: int, category: str) -> None:
+        self.here = here
+        self.slot = slot
+        self.suit = suit
+        self.category = category
+
+
+def _region(where: str, ctx: Context) -> int:
+    return ctx.here if where == "here" else REGION_INDEX[where]
+
+
+def costs_payable(g: Game, p: PlayerState, steps: tuple, here: int) -> bool:
+    """True when every Unrest increase of the steps keeps its region at or under the cap."""
+    cap = g.rules.unrest_cap
+    added = [0, 0, 0, 0, 0]
+    for e in steps:
+        if e.effect == "raise_unrest":
+            r = here if e.where == "here" else REGION_INDEX[e.where]
+            added[r] += e.amount
+            if p.unrest[r] + added[r] > cap:
+                return False
+    return True
+
+
+def feasible_options(g: Game, p: PlayerState, ability: Ability, ctx: Context,
+                     full: bool) -> list[int]:
+    """Indices of the ability's alternatives that may be chosen now."""
+    return [
+        i for i, steps in enumerate(ability.options)
+        if costs_payable(g, p, steps, ctx.here) and (not full or performable(g, p, steps))
+    ]
+
+
+def resolve_steps(g: Game, p: PlayerState, steps: tuple, ctx: Context) -> None:
+    for e in steps:
+        EFFECTS[e.effect](g, p, e, ctx)
+
+
+# --- full-performance checks (Unification rewards) ----------------------------------------
+
+
+def performable(g: Game, p: PlayerState, steps: tuple) -> bool:
+    """Can every step be carried out in full? Soldiers unlocked by an earlier step count."""
+    unlocked = 0
+    for e in steps:
+        kind = e.effect
+        if kind == "recruit":
+            have = sum(p.official_supply) if e.official == "any" else (
+                p.official_supply[OFFICIAL_INDEX[e.official]])
+            if have < e.count:
+                return False
+        elif kind == "ship":
+            if p.ship >= len(g.t.box.board.elixir.vp) - 1:
+                return False
+        elif kind == "unlock_soldiers":
+            if p.soldiers < e.count:
+                return False
+            unlocked += e.count
+        elif kind == "place_soldier_free":
+            if p.entrance + unlocked < 1 or not mausoleum.free_spots(g, p):
+                return False
+        elif kind == "place_alchemist_cards":
+            need = 1 if e.up_to else e.count
+            if len(p.alchemist_supply) < need or not _alchemist_regions(p, e.where):
+                return False
+        elif kind == "install_governor_free":
+            if not p.governors:
+                return False
+        elif kind == "build_palace_free":
+            if not p.palaces:
+                return False
+        elif kind == "build_wall_free":
+            if not pieces.wall_slot_options(g, p, free=True):
+                return False
+        elif kind == "gain_tokens":
+            supply = g.state.supply
+            have = sum(supply) if e.color in ("any", "own") else supply[SUIT_INDEX[e.color]]
+            if have < e.count:
+                return False
+        elif kind == "reduce_unrest" and e.where == "any":
+            if sum(1 for u in p.unrest if u) < e.regions:
+                return False
+    return True
+
+
+def _alchemist_regions(p: PlayerState, where: str) -> tuple[int, ...]:
+    if where == "any":
+        candidates = ALL_REGIONS
+    elif where == "alchemist_official":
+        candidates = tuple(r for r in ALL_REGIONS if p.officials[r][0])
+    else:
+        candidates = (REGION_INDEX[where],)
+    return tuple(r for r in candidates if len(p.tableau[r]) < 3)
+
+
+# --- the effects ----------------------------------------------------------------------------
+
+
+def recruit(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
+    supply = p.official_supply
+    fixed = NO_ONE if e.official == "any" else OFFICIAL_INDEX[e.official]
+    if not (supply[fixed] if fixed != NO_ONE else sum(supply)):
+        return
+    if e.where == "any":
+        region = g.ask(p.seat, "region", list(ALL_REGIONS), {"effect": "recruit"})
+    else:
+        region = _region(e.where, ctx)
+    for _ in range(e.count):
+        if fixed == NO_ONE:
+            types = [t for t in range(3) if supply[t]]
+            if not types:
+                break
+            t = g.ask(p.seat, "official", types, {"region": region})
+        else:
+            if not supply[fixed]:
+                break
+            t = fixed
+        supply[t] -= 1
+        p.officials[region][t] += 1
+        if g.log is not None:
+            g.say(f"  recruits an {pieces.OFFICIAL_NAMES[t]} in {REGION_NAMES[region]}")
+
+
+def hire(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
+    if e.where == "any":
+        region = g.ask(p.seat, "region", list(ALL_REGIONS), {"effect": "hire"})
+    else:
+        region = _region(e.where, ctx)
+    p.workers[region] += e.count
+    if g.log is not None:
+        g.say(f"  hires {e.count} Worker(s) in {REGION_NAMES[region]}")
+
+
+def raise_unrest(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
+    region = _region(e.where, ctx)
+    p.unrest[region] += e.amount
+    if g.log is not None:
+        g.say(f"  Unrest in {REGION_NAMES[region]} rises to {p.unrest[region]}")
+
+
+def reduce_unrest(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
+    if e.where == "here":
+        p.unrest[ctx.here] = max(0, p.unrest[ctx.here] - e.amount)
+        return
+    chosen: list[int] = []
+    for _ in range(e.regions):
+        options = [r for r in ALL_REGIONS if p.unrest[r] and r not in chosen]
+        if not options:
+            return
+        region = g.ask(p.seat, "region", options, {"effect": "reduce_unrest"})
+        chosen.append(region)
+        p.unrest[region] = max(0, p.unrest[region] - e.amount)
+        if g.log is not None:
+            g.say(f"  calms {REGION_NAMES[region]} to Unrest {p.unrest[region]}")
+
+
+def reset_unrest(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
+    for _ in range(e.regions):
+        options: list = [r for r in ALL_REGIONS if p.unrest[r]]
+        if not options:
+            return
+        options.append("stop")
+        region = g.ask(p.seat, "reset_unrest", options)
+        if region == "stop":
+            return
+        p.unrest[region] = 0
+
+
+def ship(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
+    pieces.move_ship(g, p, e.steps)
+
+
+def move_officials(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
+    for _ in range(e.count):
+        options: list = pieces.official_moves(p)
+        if not options:
+            return
+        options.append("stop")
+        move = g.ask(p.seat, "move_official", options)
+        if move == "stop":
+            return
+        pieces.move_official(g, p, move)
+
+
+def move_workers(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
+    for _ in range(e.count):
+        options: list = [(r, to) for r in ALL_REGIONS if p.workers[r] for to in ADJACENT[r]]
+        if not options:
+            return
+        options.append("stop")
+        move = g.ask(p.seat, "move_worker", options)
+        if move == "stop":
+            return
+        p.workers[move[0]] -= 1
+        p.workers[move[1]] += 1
+
+
+def gain_tokens(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
+    supply = g.state.supply
+    for _ in range(e.count):
+        if e.color == "any":
+            suits = [s for s in range(3) if supply[s]]
+            if not suits:
+                return
+            suit = g.ask(p.seat, "token", suits)
+        else:
+            suit = ctx.suit if e.color == "own" else SUIT_INDEX[e.color]
+        if pieces.gain_small_tokens(g, p, suit, 1) and g.log is not None:
+            g.say(f"  gains a {SUIT_NAMES[suit]} token")
+
+
+def score(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
+    """Every scoring effect: its current VP value goes to the context's category."""
+    vp = effect_vp(g, p, e, ctx)
+    add_vp(g, p, ctx.category, vp)
+    if g.log is not None:
+        g.say(f"  scores {vp} VP")
+
+
+def effect_vp(g: Game, p: PlayerState, e: Any, ctx: Context) -> int:
+    """The VP a scoring effect is worth right now (0 for effects that score nothing)."""
+    kind = e.effect
+    if kind == "vp_per_cards":
+        cards = p.tableau[ctx.here] if e.scope == "here" else p.tableau_cards()
+        if e.suit == "any":
+            return len(cards) * e.per
+        wanted = ALCHEMIST if e.suit == "alchemist" else SUIT_INDEX[e.suit]
+        card_type = g.t.card_type
+        return sum(1 for c in cards if card_type[c] == wanted) * e.per
+    if kind == "vp_per_pieces":
+        return pieces_on_board(g, p, e.piece) * e.per
+    if kind == "vp_per_region":
+        n = sum(1 for r in ALL_REGIONS if region_meets(g, p, r, e.condition))
+        return n * e.per[ctx.slot]
+    if kind == "vp_round":
+        return g.state.round
+    return 0
+
+
+def steps_vp(g: Game, p: PlayerState, steps: tuple, ctx: Context) -> int:
+    return sum(effect_vp(g, p, e, ctx) for e in steps)
+
+
+def pieces_on_board(g: Game, p: PlayerState, piece: str) -> int:
+    seat, state = p.seat, g.state
+    if piece == "governor":
+        return sum(row[seat] for row in state.governor_count)
+    if piece == "palace":
+        return sum(row[seat] for row in state.palace_count)
+    if piece == "wall":
+        return sum(section.slots.count(seat) for section in state.walls)
+    return sum(spot.slots.count(seat) for spot in state.mausoleum)
+
+
+def region_meets(g: Game, p: PlayerState, r: int, condition: str) -> bool:
+    if condition == "palace":
+        return g.state.palace_count[r][p.seat] > 0
+    if condition == "governor":
+        return g.state.governor_count[r][p.seat] > 0
+    if condition == "calm":
+        return p.unrest[r] == 0
+    if condition == "officials_ge_unrest":
+        return sum(p.officials[r]) >= p.unrest[r]
+    wanted = ALCHEMIST if condition == "alchemist" else SUIT_INDEX[condition]
+    card_type = g.t.card_type
+    return any(card_type[c] == wanted for c in p.tableau[r])
+
+
+def unlock_soldiers(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
+    pieces.unlock_soldiers(g, p, e.count)
+
+
+def place_alchemist_cards(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
+    for _ in range(e.count):
+        options: list = pieces.alchemist_card_options(p, _alchemist_regions(p, e.where))
+        if not options:
+            return
+        if e.up_to:
+            options.append("stop")
+        choice = g.ask(p.seat, "place_alchemist", options)
+        if choice == "stop":
+            return
+        pieces.place_alchemist_card(g, p, *choice)
+
+
+def place_soldier_free(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
+    spots = mausoleum.free_spots(g, p)
+    if p.entrance and spots:
+        mausoleum.place_soldier(g, p, g.ask(p.seat, "soldier", spots, {"free": True}))
+
+
+def install_governor_free(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
+    if not p.governors:
+        return
+    regions = ALL_REGIONS if e.regions == "any" else tuple(REGION_INDEX[r] for r in e.regions)
+    region = g.ask(p.seat, "governor", list(regions), {"free": True})
+    pieces.install_governor(g, p, region)
+
+
+def build_palace_free(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
+    if not p.palaces:
+        return
+    region = g.ask(p.seat, "palace", list(ALL_REGIONS), {"free": True})
+    pieces.build_palace(g, p, region, e.large_token)
+
+
+def build_wall_free(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
+    options = pieces.wall_slot_options(g, p, free=True)
+    if options:
+        pieces.build_wall(g, p, *g.ask(p.seat, "wall", options, {"free": True}))
+
+
+EFFECTS: dict[str, Callable[[Game, PlayerState, Any, Context], None]] = {
+    "recruit": recruit,
+    "hire": hire,
+    "raise_unrest": raise_unrest,
+    "reduce_unrest": reduce_unrest,
+    "reset_unrest": reset_unrest,
+    "ship": ship,
+    "move_officials": move_officials,
+    "move_workers": move_workers,
+    "gain_tokens": gain_tokens,
+    "vp_per_cards": score,
+    "vp_per_pieces": score,
+    "vp_per_region": score,
+    "vp_round": score,
+    "unlock_soldiers": unlock_soldiers,
+    "place_alchemist_cards": place_alchemist_cards,
+    "place_soldier_free": place_soldier_free,
+    "install_governor_free": install_governor_free,
+    "build_palace_free": build_palace_free,
+    "build_wall_free": build_wall_free,
+}

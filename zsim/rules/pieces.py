@@ -1,0 +1,265 @@
+"""Small verbs that move pieces; shared by Court actions, card effects and rewards.
+
+Each verb assumes its preconditions were checked by whoever offered the option, and asks the
+player only the sub-choices the verb itself owns (which tile, which slot, which card).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from zsim.rules import effects
+from zsim.rules.tables import ACTION_INDEX, ADJACENT
+from zsim.state import NO_ONE, PlayerState
+
+if TYPE_CHECKING:
+    from zsim.game import Game
+
+REGION_NAMES = ("Chu", "Wei", "Zhao", "Qi", "Yan")
+SUIT_NAMES = ("Writing", "Currency", "Laws")
+OFFICIAL_NAMES = ("Alchemist", "Architect", "General")
+
+
+def add_vp(g: Game, p: PlayerState, category: str, amount: int) -> None:
+    if amount:
+        p.vp[category] = p.vp.get(category, 0) + amount
+
+
+def count(p: PlayerState, stat: str, amount: int = 1) -> None:
+    p.stats[stat] = p.stats.get(stat, 0) + amount
+
+
+def gain_small_tokens(g: Game, p: PlayerState, suit: int, amount: int) -> int:
+    """Take up to ``amount`` small tokens of a suit; the supply may run short (even to 0)."""
+    supply = g.state.supply
+    taken = min(amount, supply[suit])
+    supply[suit] -= taken
+    p.tokens[suit] += taken
+    return taken
+
+
+# --- the Elixir route ---------------------------------------------------------------------
+
+
+def move_ship(g: Game, p: PlayerState, steps: int) -> None:
+    """Advance the Ship; the Master Alchemist space and every Elixir symbol passed pay out.
+
+    On a space with both symbols the Master Alchemist card is taken first, so it can be placed
+    by that very Elixir reward.
+    """
+    route = g.t.box.board.elixir
+    end = len(route.vp) - 1
+    start = p.ship
+    p.ship = min(end, start + steps)
+    if g.log is not None:
+        g.say(f"  moves the Ship {start} -> {p.ship}")
+    for space in range(start + 1, p.ship + 1):
+        if space == route.master_alchemist_space:
+            take_master_alchemist(g, p)
+        if space in route.elixir_spaces:
+            elixir_reward(g, p)
+
+
+def take_master_alchemist(g: Game, p: PlayerState) -> None:
+    available = g.state.master_available
+    if p.master_taken or not available:
+        return
+    card = g.ask(p.seat, "master", available[:])
+    available.remove(card)
+    p.alchemist_supply.append(card)
+    p.master_taken = True
+    if g.log is not None:
+        g.say(f"  takes {g.t.card_name[card]}")
+
+
+def alchemist_card_options(p: PlayerState, regions: tuple[int, ...]) -> list[tuple[int, int]]:
+    """Every (card, region) pair for placing a supply Alchemist card in one of ``regions``."""
+    limit = 3
+    return [(c, r) for r in regions if len(p.tableau[r]) < limit for c in p.alchemist_supply]
+
+
+def place_alchemist_card(g: Game, p: PlayerState, card: int, region: int) -> None:
+    """An Alchemist card goes into the tableau with no tokens and no Unrest."""
+    p.alchemist_supply.remove(card)
+    p.tableau[region].append(card)
+    count(p, "alchemist_cards_placed")
+    if g.log is not None:
+        g.say(f"  places {g.t.card_name[card]} in {REGION_NAMES[region]}")
+
+
+def elixir_reward(g: Game, p: PlayerState) -> None:
+    """At an Elixir symbol: unlock a soldier or place an Alchemist card where an Alchemist is."""
+    options: list = ["soldier"] if p.soldiers else []
+    with_alchemist = tuple(r for r in range(5) if p.officials[r][0])
+    options += [("card", c, r) for c, r in alchemist_card_options(p, with_alchemist)]
+    if not options:
+        return
+    choice = g.ask(p.seat, "elixir", options)
+    if choice == "soldier":
+        unlock_soldiers(g, p, 1)
+    else:
+        place_alchemist_card(g, p, choice[1], choice[2])
+
+
+def unlock_soldiers(g: Game, p: PlayerState, amount: int) -> int:
+    moved = min(amount, p.soldiers)
+    p.soldiers -= moved
+    p.entrance += moved
+    if moved and g.log is not None:
+        g.say(f"  unlocks {moved} Terracotta Soldier(s)")
+    return moved
+
+
+# --- Palaces ------------------------------------------------------------------------------
+
+
+def palace_tile_options(g: Game, p: PlayerState, region: int) -> list[int]:
+    """Palace tile kinds in the region that the player may take (a tile's Unrest cost must fit)."""
+    abilities = g.t.box.abilities
+    tiles = g.t.box.palace_tiles
+    return [
+        kind for kind in dict.fromkeys(g.state.palace_tiles[region])
+        if effects.costs_payable(g, p, abilities[tiles[kind].ability].options[0], region)
+    ]
+
+
+def build_palace(g: Game, p: PlayerState, region: int, large_token: bool) -> None:
+    """Place a Palace, score base VP, take a Palace tile (scored at once) and a large token."""
+    state = g.state
+    p.palaces -= 1
+    state.palace_count[region][p.seat] += 1
+    count(p, "palaces")
+    add_vp(g, p, "vp_palaces", g.rules.palace_vp)
+    if g.log is not None:
+        g.say(f"  builds a Palace in {REGION_NAMES[region]} (+{g.rules.palace_vp} VP)")
+    tiles = palace_tile_options(g, p, region)
+    if tiles:
+        kind = g.ask(p.seat, "palace_tile", tiles, {"region": region})
+        state.palace_tiles[region].remove(kind)
+        tile = g.t.box.palace_tiles[kind]
+        if g.log is not None:
+            g.say(f"  takes Palace tile {tile.id}")
+        steps = g.t.box.abilities[tile.ability].options[0]
+        effects.resolve_steps(g, p, steps, effects.Context(region, 0, NO_ONE, "vp_palace_tiles"))
+    if large_token:
+        suits = [s for s in range(3) if state.large_on_board[s]]
+        if suits:
+            suit = g.ask(p.seat, "large_token", suits)
+            state.large_on_board[suit] -= 1
+            p.large[suit] += 1
+            if g.log is not None:
+                g.say(f"  takes the large {SUIT_NAMES[suit]} token")
+
+
+# --- Governors ----------------------------------------------------------------------------
+
+
+def install_governor(g: Game, p: PlayerState, region: int) -> None:
+    """Place a Governor (bonus slot or plain area), take the bonus, then calm the region."""
+    state = g.state
+    p.governors -= 1
+    state.governor_count[region][p.seat] += 1
+    count(p, "governors")
+    slots = state.governor_slots[region]
+    options: list = [i for i, (_, holder) in enumerate(slots) if holder == NO_ONE]
+    options.append("area")
+    choice = g.ask(p.seat, "governor_slot", options, {"region": region})
+    if g.log is not None:
+        where = "the Governor area" if choice == "area" else f"bonus slot {choice + 1}"
+        g.say(f"  installs a Governor in {REGION_NAMES[region]} ({where})")
+    if choice != "area":
+        slots[choice][1] = p.seat
+        ability_id = g.t.box.governor_tiles[slots[choice][0]].ability
+        if ability_id is not None:
+            ability = g.t.box.abilities[ability_id]
+            ctx = effects.Context(region, 0, NO_ONE, "vp_governor_tiles")
+            picks: list = effects.feasible_options(g, p, ability, ctx, full=False)
+            picks.append("skip")
+            pick = g.ask(p.seat, "bonus", picks, {"ability": ability_id})
+            if pick != "skip":
+                if g.log is not None:
+                    g.say(f"  Governor bonus: {ability.text}")
+                effects.resolve_steps(g, p, ability.options[pick], ctx)
+    p.unrest[region] = 0
+
+
+# --- Walls --------------------------------------------------------------------------------
+
+
+def wall_slot_options(g: Game, p: PlayerState, free: bool) -> list[tuple[int, int]]:
+    """Open slots in sections without this player's Wall that the player can pay for."""
+    if not p.walls:
+        return []
+    regions_with_workers = sum(1 for w in p.workers if w)
+    options = []
+    for s, section in enumerate(g.state.walls):
+        slots = section.slots
+        if p.seat in slots:
+            continue
+        for i, holder in enumerate(slots):
+            if holder == NO_ONE and (free or section.tiers[i] <= regions_with_workers):
+                options.append((s, i))
+    return options
+
+
+def wall_payments(p: PlayerState, cost: int) -> list[tuple[int, ...]]:
+    """Ways to pay ``cost`` Workers, each from a different region."""
+    return list(combinations([r for r in range(5) if p.workers[r]], cost))
+
+
+def build_wall(g: Game, p: PlayerState, section_index: int, slot: int) -> None:
+    """Place a Wall; the section's first builder may attach its Emperor tile to a tableau card."""
+    section = g.state.walls[section_index]
+    first = all(h == NO_ONE for h in section.slots)
+    section.slots[slot] = p.seat
+    p.walls -= 1
+    count(p, "walls")
+    if g.log is not None:
+        g.say(f"  builds a Wall in section {section_index + 1}, slot {slot + 1} "
+              f"(tier {section.tiers[slot]})")
+    if not first:
+        return
+    section.first_builder = p.seat
+    if section.emperor_tile == NO_ONE:
+        return
+    targets = [c for c in p.tableau_cards() if c not in p.emperor]
+    if not targets:
+        return  # the tile stays on the section, unclaimed for good
+    card = g.ask(p.seat, "emperor", targets)
+    action = g.t.box.emperor_tiles[section.emperor_tile].action
+    p.emperor[card] = ACTION_INDEX[action]
+    section.emperor_tile = NO_ONE
+    count(p, "emperor_tiles")
+    if g.log is not None:
+        g.say(f"  puts the Emperor tile ({action}) on {g.t.card_name[card]}")
+
+
+# --- officials and workers ----------------------------------------------------------------
+
+
+def official_moves(p: PlayerState) -> list[tuple[int, int, int]]:
+    return [
+        (t, r, to)
+        for r in range(5)
+        for t in range(3)
+        if p.officials[r][t]
+        for to in ADJACENT[r]
+    ]
+
+
+def move_official(g: Game, p: PlayerState, move: tuple[int, int, int]) -> None:
+    t, r, to = move
+    p.officials[r][t] -= 1
+    p.officials[to][t] += 1
+    if g.log is not None:
+        g.say(f"  moves an {OFFICIAL_NAMES[t]} {REGION_NAMES[r]} -> {REGION_NAMES[to]}")
+
+
+def card_type_counts(g: Game, cards: list[int]) -> list[int]:
+    """Cards by type: Writing, Currency, Laws, Alchemist."""
+    counts = [0, 0, 0, 0]
+    card_type = g.t.card_type
+    for c in cards:
+        counts[card_type[c]] += 1
+    return counts

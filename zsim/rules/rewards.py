@@ -1,0 +1,143 @@
+"""Phase 3: Unification rewards, the new turn order, unlocking soldiers, token limits."""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+from typing import TYPE_CHECKING
+
+from zsim.components.schema import SUITS
+from zsim.rules import effects, mausoleum, pieces
+from zsim.rules.pieces import SUIT_NAMES, count
+from zsim.rules.tables import SUIT_INDEX
+from zsim.state import NO_ONE, PlayerState
+
+if TYPE_CHECKING:
+    from zsim.game import Game
+
+
+def token_value(g: Game, p: PlayerState, suit: int) -> int:
+    return p.tokens[suit] + g.rules.large_token_value * p.large[suit]
+
+
+def tiebreak_order(g: Game) -> list[int]:
+    """Markers still on the turn-order track top to bottom, then this round's reward column."""
+    state = g.state
+    on_track = [s for s in state.turn_order if state.marker_column[s] == NO_ONE]
+    in_column = sorted((c, s) for s, c in enumerate(state.marker_column) if c != NO_ONE)
+    return on_track + [s for _, s in in_column]
+
+
+def unification_phase(g: Game) -> None:
+    state = g.state
+    board = g.t.box.unification_boards[state.reward_board]
+    state.marker_column = [NO_ONE] * state.n
+    for column, aspect in enumerate(board.aspects):
+        reward_id = aspect.rewards[state.round - 1]
+        award(g, SUIT_INDEX[aspect.aspect], column, reward_id)
+    new_turn_order(g)
+    for seat in state.turn_order:
+        unlock_with_tokens(g, state.players[seat])
+    for seat in state.turn_order:
+        enforce_token_limits(g, state.players[seat])
+
+
+def award(g: Game, suit: int, column: int, reward_id: str) -> None:
+    """Offer the reward down the ranking until someone accepts it or everyone has passed."""
+    state = g.state
+    order = tiebreak_order(g)
+    contenders = [s for s in order if token_value(g, state.players[s], suit)]
+    contenders.sort(key=lambda s: -token_value(g, state.players[s], suit))  # stable: ties keep
+    ability = g.t.box.abilities[reward_id]
+    ctx = effects.Context(NO_ONE, 0, suit, "vp_rewards")
+    for seat in contenders:
+        p = state.players[seat]
+        if not effects.feasible_options(g, p, ability, ctx, full=True):
+            if g.log is not None:
+                g.say(f"{g.name(p)} cannot take the {SUITS[suit]} reward")
+            continue
+        if g.ask(seat, "reward", ["accept", "pass"], {"reward": reward_id, "suit": suit}) \
+                == "pass":
+            if g.log is not None:
+                g.say(f"{g.name(p)} passes on the {SUITS[suit]} reward")
+            continue
+        take_reward(g, p, suit, column, reward_id)
+        return
+
+
+def take_reward(g: Game, p: PlayerState, suit: int, column: int, reward_id: str) -> None:
+    state = g.state
+    state.supply[suit] += p.tokens[suit]
+    state.large_on_board[suit] += p.large[suit]
+    p.tokens[suit] = 0
+    p.large[suit] = 0
+    state.marker_column[p.seat] = column
+    ability = g.t.box.abilities[reward_id]
+    count(p, "rewards")
+    g.record_reward(p.seat, SUITS[suit], reward_id)
+    if g.log is not None:
+        g.say(f"{g.name(p)} takes the {SUIT_NAMES[suit]} reward: {ability.text}")
+    ctx = effects.Context(NO_ONE, 0, suit, "vp_rewards")
+    options = effects.feasible_options(g, p, ability, ctx, full=True)
+    pick = g.ask(p.seat, "ability_option", options, {"reward": reward_id})
+    effects.resolve_steps(g, p, ability.options[pick], ctx)
+    mausoleum.place_soldiers(g, p)
+
+
+def new_turn_order(g: Game) -> None:
+    """Players who took no reward keep their order and go first; takers follow by slot."""
+    state = g.state
+    state.turn_order = tiebreak_order(g)
+    if g.log is not None:
+        g.say("Turn order: " + ", ".join(g.name(state.players[s]) for s in state.turn_order))
+
+
+def unlock_payments(g: Game, p: PlayerState) -> list[tuple[int, ...]]:
+    """Token combinations worth exactly the unlock cost; a large token is coded as suit + 3."""
+    cost, large_value = g.rules.unlock_cost, g.rules.large_token_value
+    held = p.tokens
+    payments = []
+    for n_large in range(cost // large_value + 1):
+        n_small = cost - n_large * large_value
+        for larges in combinations_with_replacement(range(3), n_large):
+            if any(larges.count(s) > p.large[s] for s in set(larges)):
+                continue
+            for smalls in combinations_with_replacement(range(3), n_small):
+                if all(smalls.count(s) <= held[s] for s in set(smalls)):
+                    payments.append(smalls + tuple(s + 3 for s in larges))
+    return payments
+
+
+def unlock_with_tokens(g: Game, p: PlayerState) -> None:
+    unlocked = False
+    while p.soldiers:
+        options: list = unlock_payments(g, p)
+        if not options:
+            break
+        options.append("done")
+        choice = g.ask(p.seat, "unlock", options)
+        if choice == "done":
+            break
+        for code in choice:
+            if code >= 3:
+                p.large[code - 3] -= 1
+                g.state.large_on_board[code - 3] += 1
+            else:
+                p.tokens[code] -= 1
+                g.state.supply[code] += 1
+        pieces.unlock_soldiers(g, p, 1)
+        count(p, "soldiers_bought")
+        unlocked = True
+    if unlocked:
+        mausoleum.place_soldiers(g, p)
+
+
+def enforce_token_limits(g: Game, p: PlayerState) -> None:
+    state = g.state
+    for s in range(3):
+        state.large_on_board[s] += p.large[s]
+        p.large[s] = 0
+    keep = g.rules.small_token_keep
+    while sum(p.tokens) > keep:
+        suit = g.ask(p.seat, "discard_token", [s for s in range(3) if p.tokens[s]])
+        p.tokens[suit] -= 1
+        state.supply[suit] += 1

@@ -1,0 +1,101 @@
+"""End-of-game scoring, category by category, and the winners (ties share the win)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from zsim.rules import mausoleum
+from zsim.rules.effects import region_meets
+from zsim.rules.pieces import card_type_counts
+from zsim.state import PlayerState
+
+if TYPE_CHECKING:
+    from zsim.components.schema import WallScoring
+    from zsim.game import Game
+
+IN_GAME_CATEGORIES = (
+    "vp_palaces", "vp_palace_tiles", "vp_cards", "vp_governor_tiles", "vp_mausoleum",
+    "vp_rewards",
+)
+END_CATEGORIES = (
+    "vp_majorities", "vp_elixir", "vp_mausoleum_lines", "vp_walls", "vp_extra_soldiers",
+)
+CATEGORIES = IN_GAME_CATEGORIES + END_CATEGORIES
+
+
+def majority_vp(g: Game) -> list[int]:
+    """Per region, the most Governors scores; tied leaders split the VP, rounded down."""
+    state = g.state
+    prize = g.rules.governor_majority_vp[state.n]
+    vp = [0] * state.n
+    for counts in state.governor_count:
+        top = max(counts)
+        if not top:
+            continue
+        leaders = [s for s, c in enumerate(counts) if c == top]
+        for s in leaders:
+            vp[s] += prize // len(leaders)
+    return vp
+
+
+def elixir_vp(g: Game, p: PlayerState) -> int:
+    alchemist_cards = card_type_counts(g, p.tableau_cards())[3]
+    return alchemist_cards * g.t.box.board.elixir.vp[p.ship]
+
+
+def wall_count(g: Game, p: PlayerState, scoring: WallScoring) -> int:
+    """How many things a Wall tile counts for this player."""
+    kind = scoring.kind
+    if kind == "regions_with_official":
+        t = ("alchemist", "architect", "general").index(scoring.official)
+        return sum(1 for r in range(5) if p.officials[r][t])
+    if kind == "regions_with_workers":
+        return sum(1 for w in p.workers if w)
+    if kind == "regions_with_palace":
+        return sum(1 for r in range(5) if region_meets(g, p, r, "palace"))
+    if kind == "regions_with_pair":
+        return sum(1 for cards in p.tableau if max(card_type_counts(g, cards)) >= 2)
+    return min(card_type_counts(g, p.tableau_cards()))  # quadruplets
+
+
+def wall_vp(g: Game, p: PlayerState) -> list[tuple[int, int, int]]:
+    """(section, tier, VP) for each of the player's Walls."""
+    box = g.t.box
+    scored = []
+    for s, section in enumerate(g.state.walls):
+        for slot, holder in enumerate(section.slots):
+            if holder == p.seat:
+                tile = box.wall_tiles[section.wall_tile]
+                scoring = tile.a if section.wall_face == "a" else tile.b
+                tier = section.tiers[slot]
+                scored.append((s, tier, scoring.values[tier - 1] * wall_count(g, p, scoring)))
+    return scored
+
+
+def extra_soldier_vp(g: Game, p: PlayerState) -> int:
+    table = g.rules.extra_soldier_vp
+    return table[min(p.entrance, len(table) - 1)]
+
+
+def final_scores(g: Game) -> list[dict[str, int]]:
+    """Every player's VP by category; in-game categories come from the running tallies."""
+    majorities = majority_vp(g)
+    line_vp = g.rules.mausoleum_line_vp
+    scores = []
+    for p in g.state.players:
+        walls = wall_vp(g, p)
+        g.record_walls(p.seat, walls)
+        row = {c: p.vp.get(c, 0) for c in IN_GAME_CATEGORIES}
+        row["vp_majorities"] = majorities[p.seat]
+        row["vp_elixir"] = elixir_vp(g, p)
+        row["vp_mausoleum_lines"] = line_vp * mausoleum.lines(g, p.seat)
+        row["vp_walls"] = sum(vp for _, _, vp in walls)
+        row["vp_extra_soldiers"] = extra_soldier_vp(g, p)
+        row["vp_total"] = sum(row[c] for c in CATEGORIES)
+        scores.append(row)
+    return scores
+
+
+def ranks(totals: list[int]) -> list[int]:
+    """Competition ranking: 1 for the best total, tied players share a rank."""
+    return [1 + sum(1 for other in totals if other > t) for t in totals]

@@ -1,0 +1,117 @@
+"""Setting up a 2–4 player game: every random draw of the setup comes from the game's RNG."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from zsim.components.schema import SUITS
+from zsim.rules import effects
+from zsim.state import NO_ONE, GameState, MausoleumSpot, WallSection
+
+if TYPE_CHECKING:
+    from zsim.game import Game
+    from zsim.options import GameOptions
+
+
+def build_state(g: Game, options: GameOptions, rng: random.Random) -> GameState:
+    box, rules, t = g.t.box, g.rules, g.t
+    n = g.n
+    state = GameState(n)
+    boards = [b.id for b in box.unification_boards]
+    state.reward_board = (rng.randrange(len(boards)) if options.board == "random"
+                          else boards.index(options.board))
+    _setup_mausoleum(g, state, options, rng)
+    _setup_walls(g, state, rng)
+    palace_kinds = [i for i, tile in enumerate(box.palace_tiles) for _ in range(tile.copies)]
+    rng.shuffle(palace_kinds)
+    for r in range(5):
+        for _ in range(rules.palace_spaces[n]):
+            state.palace_tiles[r].append(palace_kinds.pop())
+    bonus = [i for i, tile in enumerate(box.governor_tiles) if tile.ability is not None
+             for _ in range(tile.copies)]
+    blank = [i for i, tile in enumerate(box.governor_tiles) if tile.ability is None
+             for _ in range(tile.copies)]
+    rng.shuffle(bonus)
+    governor_tiles = bonus[: rules.governor_tiles_with_bonus[n]] + blank[
+        : rules.governor_blank_tiles[n]]
+    rng.shuffle(governor_tiles)
+    for r in range(5):
+        for _ in range(rules.governor_bonus_slots[n]):
+            state.governor_slots[r].append([governor_tiles.pop(), NO_ONE])
+    masters = list(t.master_cards)
+    rng.shuffle(masters)
+    state.master_available = sorted(masters[:n])
+    for suit in range(3):
+        deck = [c.number for c in box.cards if c.suit == SUITS[suit]]
+        rng.shuffle(deck)
+        state.decks[suit] = deck
+        state.supply[suit] = rules.small_tokens[n]
+    for p in state.players:
+        p.official_supply = [rules.officials_per_type] * 3
+        p.governors, p.palaces, p.walls = rules.governors, rules.palaces, rules.walls
+        p.soldiers = rules.soldiers - rules.soldiers_unlocked_at_start
+        p.entrance = rules.soldiers_unlocked_at_start
+        p.alchemist_supply = list(t.alchemist_sets[p.seat % len(t.alchemist_sets)])
+    first = rng.randrange(n)
+    state.turn_order = [(first + i) % n for i in range(n)]
+    return state
+
+
+def _setup_mausoleum(g: Game, state: GameState, options: GameOptions,
+                     rng: random.Random) -> None:
+    """Tiles go on spots of their kind at random; the advanced mode also shuffles the bindings."""
+    layout = g.t.box.board.mausoleum
+    bindings = [b for row in layout.grid for b in row]
+    if options.mausoleum == "advanced":
+        rng.shuffle(bindings)
+    tiles_by_kind: dict[str, list[int]] = {}
+    for i, tile in enumerate(g.t.box.mausoleum_tiles):
+        tiles_by_kind.setdefault(tile.kind, []).append(i)
+    for pool in tiles_by_kind.values():
+        rng.shuffle(pool)
+    for binding in bindings:
+        kind = "elixir" if binding == "elixir" else "wall" if binding.startswith("site") \
+            else "region"
+        state.mausoleum.append(
+            MausoleumSpot(binding, tiles_by_kind[kind].pop(), len(layout.slot_values)))
+
+
+def _setup_walls(g: Game, state: GameState, rng: random.Random) -> None:
+    box, n = g.t.box, g.n
+    layout = box.board.wall
+    sections = layout.sites * layout.sections_per_site
+    wall_tiles = list(range(len(box.wall_tiles)))
+    rng.shuffle(wall_tiles)
+    emperor = list(range(len(box.emperor_tiles)))
+    rng.shuffle(emperor)
+    emperor = emperor[: g.rules.emperor_tiles[n]] + [NO_ONE] * sections
+    emperor = emperor[:sections]
+    rng.shuffle(emperor)
+    tiers = tuple(layout.tiers[n])
+    for s in range(sections):
+        face = rng.choice("ab")
+        state.walls.append(
+            WallSection(s // layout.sections_per_site, tiers, wall_tiles[s], face, emperor[s]))
+
+
+def deal_starting_tiles(g: Game, rng: random.Random) -> None:
+    """Each player is dealt two Starting tiles, keeps one and resolves it, in turn order."""
+    box, state = g.t.box, g.state
+    pool = [i for i, tile in enumerate(box.starting_tiles) for _ in range(tile.copies)]
+    rng.shuffle(pool)
+    dealt = {seat: [pool.pop() for _ in range(g.rules.starting_tiles_dealt)]
+             for seat in state.turn_order}
+    chosen = {seat: g.ask(seat, "start_tile", sorted(set(tiles)))
+              for seat, tiles in dealt.items()}
+    for seat in state.turn_order:
+        p = state.players[seat]
+        tile = box.starting_tiles[chosen[seat]]
+        ability = box.abilities[tile.ability]
+        if g.log is not None:
+            g.say(f"{g.name(p)} starts with: {ability.text}")
+        ctx = effects.Context(0, 0, NO_ONE, "vp_cards")
+        picks = effects.feasible_options(g, p, ability, ctx, full=False)
+        if picks:
+            pick = g.ask(seat, "ability_option", picks, {"starting_tile": tile.id})
+            effects.resolve_steps(g, p, ability.options[pick], ctx)

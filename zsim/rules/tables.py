@@ -1,0 +1,76 @@
+"""Lookup tables compiled once per box, so the per-decision path indexes tuples, not models."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from zsim.components import Box
+from zsim.components.schema import COURT_ACTIONS, OFFICIALS, REGIONS, SUITS, Ability
+
+ALCHEMIST = 3  # the card type of Alchemist and Master Alchemist cards, after the three suits
+CARD_TYPES = (*SUITS, "alchemist")
+ACTION_INDEX = {name: i for i, name in enumerate(COURT_ACTIONS)}
+REGION_INDEX = {name: i for i, name in enumerate(REGIONS)}
+SUIT_INDEX = {name: i for i, name in enumerate(SUITS)}
+OFFICIAL_INDEX = {name: i for i, name in enumerate(OFFICIALS)}
+# Court actions whose abilities need a lower number than the card below; the others need higher.
+LOWER_ACTIONS = frozenset(ACTION_INDEX[a] for a in ("recruit", "elixir", "governor"))
+ADJACENT: tuple[tuple[int, ...], ...] = tuple(
+    tuple(j for j in (i - 1, i + 1) if 0 <= j < len(REGIONS)) for i in range(len(REGIONS))
+)
+
+
+@dataclass(frozen=True)
+class Tables:
+    """Per-card facts by card id, and the abilities and numbers the rules read."""
+
+    box: Box
+    card_type: tuple[int, ...]  # by card id: 0..2 suit, 3 alchemist; index 0 unused
+    card_trigger: tuple[int, ...]
+    card_ability: tuple[Ability | None, ...]
+    card_name: tuple[str, ...]
+    alchemist_sets: tuple[tuple[int, ...], ...]
+    master_cards: tuple[int, ...]
+
+    @property
+    def rules(self):  # noqa: ANN201 - the pydantic Rules model
+        return self.box.board.rules
+
+
+@cache
+def compile_tables(box: Box) -> Tables:
+    """Number every card: Unification cards keep their printed number, Alchemists follow."""
+    top = max(c.number for c in box.cards)
+    card_type: list[int] = [0] * (top + 1)
+    trigger: list[int] = [0] * (top + 1)
+    ability: list[Ability | None] = [None] * (top + 1)
+    name: list[str] = [""] * (top + 1)
+    for card in box.cards:
+        card_type[card.number] = SUIT_INDEX[card.suit]
+        trigger[card.number] = ACTION_INDEX[card.trigger]
+        ability[card.number] = box.abilities[card.ability]
+        name[card.number] = f"{card.suit.capitalize()} {card.number}"
+    sets: dict[int, list[int]] = {}
+    for card in box.alchemist_cards:
+        sets.setdefault(card.set, []).append(len(card_type))
+        card_type.append(ALCHEMIST)
+        trigger.append(ACTION_INDEX[card.trigger])
+        ability.append(box.abilities[card.ability])
+        name.append(f"Alchemist {card.id}")
+    masters = []
+    for card in box.master_alchemists:
+        masters.append(len(card_type))
+        card_type.append(ALCHEMIST)
+        trigger.append(ACTION_INDEX[card.trigger])
+        ability.append(box.abilities[card.ability])
+        name.append(f"Master Alchemist {card.id}")
+    return Tables(
+        box=box,
+        card_type=tuple(card_type),
+        card_trigger=tuple(trigger),
+        card_ability=tuple(ability),
+        card_name=tuple(name),
+        alchemist_sets=tuple(tuple(sets[k]) for k in sorted(sets)),
+        master_cards=tuple(masters),
+    )

@@ -1,0 +1,202 @@
+"""Plain, mutable game state: small ints and lists in slotted classes, cheap to copy.
+
+Indices used throughout: regions 0..4 (Chu, Wei, Zhao, Qi, Yan), suits 0..2 (Writing, Currency,
+Laws), official types 0..2 (Alchemist, Architect, General), seats 0..n-1. Cards are ints: a
+Unification card is its printed number (1..120); Alchemist and Master Alchemist cards follow.
+"""
+
+from __future__ import annotations
+
+NO_ONE = -1
+
+
+class PlayerState:
+    """Everything one player owns that the table can see: board, supply, score."""
+
+    __slots__ = (
+        "alchemist_supply",
+        "emperor",
+        "entrance",
+        "governors",
+        "large",
+        "master_taken",
+        "officials",
+        "official_supply",
+        "palaces",
+        "seat",
+        "ship",
+        "soldiers",
+        "stats",
+        "tableau",
+        "tokens",
+        "unrest",
+        "vp",
+        "walls",
+        "workers",
+    )
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.tableau: list[list[int]] = [[], [], [], [], []]
+        self.emperor: dict[int, int] = {}  # card -> Court action index set by an Emperor tile
+        self.unrest = [0, 0, 0, 0, 0]
+        self.officials = [[0, 0, 0] for _ in range(5)]  # [region][type]
+        self.official_supply = [0, 0, 0]
+        self.workers = [0, 0, 0, 0, 0]
+        self.governors = 0  # in supply
+        self.palaces = 0
+        self.walls = 0
+        self.soldiers = 0  # locked on the player board
+        self.entrance = 0  # unlocked, waiting at the Mausoleum entrance
+        self.alchemist_supply: list[int] = []
+        self.ship = 0
+        self.master_taken = False
+        self.tokens = [0, 0, 0]  # small tokens by suit
+        self.large = [0, 0, 0]  # large tokens by suit
+        self.vp: dict[str, int] = {}  # in-game VP by category
+        self.stats: dict[str, int] = {}  # activity counters for result tables
+
+    def copy(self) -> PlayerState:
+        other = PlayerState.__new__(PlayerState)
+        other.seat = self.seat
+        other.tableau = [r[:] for r in self.tableau]
+        other.emperor = dict(self.emperor)
+        other.unrest = self.unrest[:]
+        other.officials = [r[:] for r in self.officials]
+        other.official_supply = self.official_supply[:]
+        other.workers = self.workers[:]
+        other.governors = self.governors
+        other.palaces = self.palaces
+        other.walls = self.walls
+        other.soldiers = self.soldiers
+        other.entrance = self.entrance
+        other.alchemist_supply = self.alchemist_supply[:]
+        other.ship = self.ship
+        other.master_taken = self.master_taken
+        other.tokens = self.tokens[:]
+        other.large = self.large[:]
+        other.vp = dict(self.vp)
+        other.stats = dict(self.stats)
+        return other
+
+    @property
+    def vp_in_game(self) -> int:
+        return sum(self.vp.values())
+
+    def tableau_cards(self) -> list[int]:
+        return [c for region in self.tableau for c in region]
+
+
+class WallSection:
+    """One section of the Great Wall: its slots (Worker cost each), builders, tiles."""
+
+    __slots__ = ("emperor_tile", "first_builder", "site", "slots", "tiers", "wall_face", "wall_tile")
+
+    def __init__(self, site: int, tiers: tuple[int, ...], wall_tile: int, wall_face: str,
+                 emperor_tile: int) -> None:
+        self.site = site
+        self.tiers = tiers
+        self.slots = [NO_ONE] * len(tiers)
+        self.wall_tile = wall_tile
+        self.wall_face = wall_face
+        self.emperor_tile = emperor_tile  # index into box.emperor_tiles, or NO_ONE
+        self.first_builder = NO_ONE
+
+    def copy(self) -> WallSection:
+        other = WallSection.__new__(WallSection)
+        other.site = self.site
+        other.tiers = self.tiers
+        other.slots = self.slots[:]
+        other.wall_tile = self.wall_tile
+        other.wall_face = self.wall_face
+        other.emperor_tile = self.emperor_tile
+        other.first_builder = self.first_builder
+        return other
+
+
+class MausoleumSpot:
+    """One spot of the 3x3 Mausoleum: what it is bound to, its tile, and who stands on it."""
+
+    __slots__ = ("binding", "slots", "tile")
+
+    def __init__(self, binding: str, tile: int, n_slots: int) -> None:
+        self.binding = binding  # a region name, 'site1'..'site3' or 'elixir'
+        self.tile = tile  # index into box.mausoleum_tiles
+        self.slots = [NO_ONE] * n_slots
+
+    def copy(self) -> MausoleumSpot:
+        other = MausoleumSpot.__new__(MausoleumSpot)
+        other.binding = self.binding
+        other.tile = self.tile
+        other.slots = self.slots[:]
+        return other
+
+
+class GameState:
+    """The shared board plus all players. ``copy`` is a cheap structural copy for lookahead."""
+
+    __slots__ = (
+        "court",
+        "court_free",
+        "decks",
+        "governor_count",
+        "governor_slots",
+        "hands",
+        "large_on_board",
+        "marker_column",
+        "master_available",
+        "mausoleum",
+        "n",
+        "palace_count",
+        "palace_tiles",
+        "players",
+        "reward_board",
+        "round",
+        "supply",
+        "turn_order",
+        "walls",
+    )
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.round = 0  # 1..5 while playing
+        self.players = [PlayerState(s) for s in range(n)]
+        self.hands: list[list[int]] = [[] for _ in range(n)]  # kept apart: hidden information
+        self.decks: list[list[int]] = [[], [], []]
+        self.supply = [0, 0, 0]  # small tokens by suit
+        self.large_on_board = [1, 1, 1]
+        self.court: list[int] = []  # card numbers, bottom first
+        self.court_free = True  # the next Court card activates whatever lies below it
+        self.palace_tiles: list[list[int]] = [[] for _ in range(5)]  # palace tile kinds per region
+        self.palace_count = [[0] * n for _ in range(5)]  # [region][seat]
+        self.governor_slots: list[list[list[int]]] = [[] for _ in range(5)]  # [tile kind, holder]
+        self.governor_count = [[0] * n for _ in range(5)]  # [region][seat]
+        self.walls: list[WallSection] = []
+        self.mausoleum: list[MausoleumSpot] = []  # grid order, row by row
+        self.master_available: list[int] = []
+        self.turn_order: list[int] = list(range(n))
+        self.marker_column: list[int] = [NO_ONE] * n  # aspect slot taken this round, per seat
+        self.reward_board = 0  # index into box.unification_boards
+
+    def copy(self) -> GameState:
+        other = GameState.__new__(GameState)
+        other.n = self.n
+        other.round = self.round
+        other.players = [p.copy() for p in self.players]
+        other.hands = [h[:] for h in self.hands]
+        other.decks = [d[:] for d in self.decks]
+        other.supply = self.supply[:]
+        other.large_on_board = self.large_on_board[:]
+        other.court = self.court[:]
+        other.court_free = self.court_free
+        other.palace_tiles = [r[:] for r in self.palace_tiles]
+        other.palace_count = [r[:] for r in self.palace_count]
+        other.governor_slots = [[s[:] for s in r] for r in self.governor_slots]
+        other.governor_count = [r[:] for r in self.governor_count]
+        other.walls = [w.copy() for w in self.walls]
+        other.mausoleum = [m.copy() for m in self.mausoleum]
+        other.master_available = self.master_available[:]
+        other.turn_order = self.turn_order[:]
+        other.marker_column = self.marker_column[:]
+        other.reward_board = self.reward_board
+        return other
