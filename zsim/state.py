@@ -117,17 +117,22 @@ class WallSection:
 class MausoleumSpot:
     """One spot of the 3x3 Mausoleum: what it is bound to, its tile, and who stands on it."""
 
-    __slots__ = ("binding", "slots", "tile")
+    __slots__ = ("binding", "condition", "slots", "tile", "where")
 
-    def __init__(self, binding: str, tile: int, n_slots: int) -> None:
+    def __init__(self, binding: str, where: int, tile: int, condition: str,
+                 n_slots: int) -> None:
         self.binding = binding  # a region name, 'site1'..'site3' or 'elixir'
+        self.where = where  # the bound region or wall site as an index (0 for the elixir)
         self.tile = tile  # index into box.mausoleum_tiles
+        self.condition = condition  # the tile's condition, kept here for the hot path
         self.slots = [NO_ONE] * n_slots
 
     def copy(self) -> MausoleumSpot:
         other = MausoleumSpot.__new__(MausoleumSpot)
         other.binding = self.binding
+        other.where = self.where
         other.tile = self.tile
+        other.condition = self.condition
         other.slots = self.slots[:]
         return other
 

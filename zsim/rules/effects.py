@@ -101,7 +101,7 @@ def performable(g: Game, p: PlayerState, steps: tuple) -> bool:
             if not p.palaces:
                 return False
         elif kind == "build_wall_free":
-            if not pieces.wall_slot_options(g, p, free=True):
+            if not next(pieces.wall_slots(g, p, free=True), None):
                 return False
         elif kind == "gain_tokens":
             supply = g.state.supply

@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from zsim.rules.pieces import add_vp, count
-from zsim.rules.tables import REGION_INDEX
-from zsim.state import NO_ONE, PlayerState
+from zsim.state import NO_ONE, PlayerState, WallSection
 
 if TYPE_CHECKING:
     from zsim.game import Game
@@ -20,32 +19,28 @@ def usable_slots(g: Game) -> int:
 
 def condition_met(g: Game, p: PlayerState, spot_index: int) -> bool:
     spot = g.state.mausoleum[spot_index]
-    condition = g.t.box.mausoleum_tiles[spot.tile].condition
-    binding = spot.binding
-    state, seat = g.state, p.seat
-    if binding == "elixir":
+    condition, where, seat = spot.condition, spot.where, p.seat
+    if condition == "master_alchemist":
         return p.master_taken
-    if binding.startswith("site"):
-        site = int(binding[4:]) - 1
-        sections = [w for w in state.walls if w.site == site]
-        if condition == "both_sections":
-            return all(seat in w.slots for w in sections)
-        if condition == "high_wall":
-            return any(_highest_taken_by(w, seat) for w in sections)
-        return any(w.first_builder == seat for w in sections)  # first_builder
-    r = REGION_INDEX[binding]
     if condition == "palace":
-        return state.palace_count[r][seat] > 0
+        return g.state.palace_count[where][seat] > 0
     if condition == "governor":
-        return state.governor_count[r][seat] > 0
+        return g.state.governor_count[where][seat] > 0
     if condition == "full":
-        return len(p.tableau[r]) >= g.rules.region_card_limit
+        return len(p.tableau[where]) >= g.rules.region_card_limit
     if condition == "council":
-        return all(p.officials[r])
-    return p.workers[r] >= 3  # workforce
+        return all(p.officials[where])
+    if condition == "workforce":
+        return p.workers[where] >= 3
+    sections = [w for w in g.state.walls if w.site == where]
+    if condition == "both_sections":
+        return all(seat in w.slots for w in sections)
+    if condition == "high_wall":
+        return any(_highest_taken_by(w, seat) for w in sections)
+    return any(w.first_builder == seat for w in sections)  # first_builder
 
 
-def _highest_taken_by(section, seat: int) -> bool:
+def _highest_taken_by(section: WallSection, seat: int) -> bool:
     top = max(section.tiers)
     return any(h == seat for h, tier in zip(section.slots, section.tiers) if tier == top)
 

@@ -6,6 +6,7 @@ player only the sub-choices the verb itself owns (which tile, which slot, which 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import combinations
 from typing import TYPE_CHECKING
 
@@ -187,20 +188,23 @@ def install_governor(g: Game, p: PlayerState, region: int) -> None:
 # --- Walls --------------------------------------------------------------------------------
 
 
-def wall_slot_options(g: Game, p: PlayerState, free: bool) -> list[tuple[int, int]]:
-    """Open slots in sections without this player's Wall that the player can pay for."""
+def wall_slots(g: Game, p: PlayerState, free: bool) -> Iterator[tuple[int, int]]:
+    """Open (section, slot) pairs in sections without this player's Wall that the player can
+    pay for; a generator, so a mere "is there one?" stops at the first."""
     if not p.walls:
-        return []
+        return
     regions_with_workers = sum(1 for w in p.workers if w)
-    options = []
     for s, section in enumerate(g.state.walls):
         slots = section.slots
         if p.seat in slots:
             continue
         for i, holder in enumerate(slots):
             if holder == NO_ONE and (free or section.tiers[i] <= regions_with_workers):
-                options.append((s, i))
-    return options
+                yield s, i
+
+
+def wall_slot_options(g: Game, p: PlayerState, free: bool) -> list[tuple[int, int]]:
+    return list(wall_slots(g, p, free))
 
 
 def wall_payments(p: PlayerState, cost: int) -> list[tuple[int, ...]]:

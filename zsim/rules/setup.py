@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from zsim.components.schema import SUITS
 from zsim.rules import effects
+from zsim.rules.tables import REGION_INDEX
 from zsim.state import NO_ONE, GameState, MausoleumSpot, WallSection
 
 if TYPE_CHECKING:
@@ -71,10 +72,16 @@ def _setup_mausoleum(g: Game, state: GameState, options: GameOptions,
     for pool in tiles_by_kind.values():
         rng.shuffle(pool)
     for binding in bindings:
-        kind = "elixir" if binding == "elixir" else "wall" if binding.startswith("site") \
-            else "region"
+        if binding == "elixir":
+            kind, where = "elixir", 0
+        elif binding.startswith("site"):
+            kind, where = "wall", int(binding.removeprefix("site")) - 1
+        else:
+            kind, where = "region", REGION_INDEX[binding]
+        tile = tiles_by_kind[kind].pop()
+        condition = g.t.box.mausoleum_tiles[tile].condition
         state.mausoleum.append(
-            MausoleumSpot(binding, tiles_by_kind[kind].pop(), len(layout.slot_values)))
+            MausoleumSpot(binding, where, tile, condition, len(layout.slot_values)))
 
 
 def _setup_walls(g: Game, state: GameState, rng: random.Random) -> None:

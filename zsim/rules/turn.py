@@ -66,7 +66,7 @@ def court_actions(g: Game, p: PlayerState) -> list[int]:
         actions.append(PALACE)
     if governor_regions(p):
         actions.append(GOVERNOR)
-    if pieces.wall_slot_options(g, p, free=False):
+    if next(pieces.wall_slots(g, p, free=False), None):
         actions.append(WALL)
     return actions
 
