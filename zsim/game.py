@@ -132,6 +132,7 @@ class Game:
             if self.log is not None:
                 self.say(f"=== Round {round_number} ===")
             if self.options.court_reset and round_number > 1:
+                state.discard.extend(state.court)
                 state.court.clear()
                 state.court_free = True
             self.draw_cards()

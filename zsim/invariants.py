@@ -58,6 +58,7 @@ def violations(state: GameState, t: Tables) -> list[str]:
     cards = Counter(c for deck in state.decks for c in deck)
     cards.update(c for hand in state.hands for c in hand)
     cards.update(state.court)
+    cards.update(state.discard)
     cards.update(c for p in state.players for c in p.tableau_cards() if t.card_type[c] != 3)
     expect(len(cards) == len(t.box.cards) and max(cards.values()) == 1,
            "Unification cards not conserved")

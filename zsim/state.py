@@ -144,6 +144,7 @@ class GameState:
         "court",
         "court_free",
         "decks",
+        "discard",
         "governor_count",
         "governor_slots",
         "hands",
@@ -171,6 +172,7 @@ class GameState:
         self.supply = [0, 0, 0]  # small tokens by suit
         self.large_on_board = [1, 1, 1]
         self.court: list[int] = []  # card numbers, bottom first
+        self.discard: list[int] = []  # Court cards cleared away (court_reset variant)
         self.court_free = True  # the next Court card activates whatever lies below it
         self.palace_tiles: list[list[int]] = [[] for _ in range(5)]  # palace tile kinds per region
         self.palace_count = [[0] * n for _ in range(5)]  # [region][seat]
@@ -193,6 +195,7 @@ class GameState:
         other.supply = self.supply[:]
         other.large_on_board = self.large_on_board[:]
         other.court = self.court[:]
+        other.discard = self.discard[:]
         other.court_free = self.court_free
         other.palace_tiles = [r[:] for r in self.palace_tiles]
         other.palace_count = [r[:] for r in self.palace_count]

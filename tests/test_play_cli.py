@@ -1,0 +1,48 @@
+"""``zsim play`` through click's test runner."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from zsim.cli import main
+from zsim.rules.scoring import CATEGORIES
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_play_json_has_every_category_summing_to_the_total(n):
+    out = CliRunner().invoke(main, ["play", "-n", str(n), "--seed", "5", "-s", "basic",
+                                    "-s", "random", "--json"])
+    assert out.exit_code == 0, out.output
+    result = json.loads(out.output)
+    assert [p["strategy"] for p in result["players"]] == ["basic"] + ["random"] * (n - 1)
+    for player in result["players"]:
+        assert sum(player[c] for c in CATEGORIES) == player["vp_total"]
+
+
+def test_play_narrates_turns_and_prints_the_score_sheet():
+    out = CliRunner().invoke(main, ["play", "-n", "2", "--seed", "3"])
+    assert out.exit_code == 0, out.output
+    assert "=== Round 1 ===" in out.output and "=== Round 5 ===" in out.output
+    assert "at Court" in out.output or "tucks" in out.output
+    assert "vp_total" in out.output and "Winner" in out.output
+
+
+def test_play_json_is_reproducible():
+    args = ["play", "-n", "3", "--seed", "11", "--json"]
+    assert CliRunner().invoke(main, args).output == CliRunner().invoke(main, args).output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--variant", "colour=red"], "unknown variant 'colour'"),
+    (["--variant", "board=board9"], "board='board9'"),
+    (["--variant", "mausoleum"], "not KEY=VALUE"),
+    (["-s", "nobody"], "unknown strategy 'nobody'"),
+    (["-n", "2", "-s", "random", "-s", "random", "-s", "random"], "3 strategies for 2"),
+])
+def test_play_refuses_bad_input_with_a_clear_message(args, message):
+    out = CliRunner().invoke(main, ["play", *args])
+    assert out.exit_code != 0
+    assert message in out.output
