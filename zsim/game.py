@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from zsim.components import Box
+from zsim.components.schema import REGIONS
 from zsim.decisions import Decision, IllegalChoice
 from zsim.options import GameOptions, OptionError
 from zsim.rules import rewards, scoring, setup, turn
@@ -37,6 +38,7 @@ class GameResult:
     winners: list[int]
     setup: dict[str, Any]
     stats: list[dict[str, int]]  # per seat activity counters
+    start_tiles: list[str]  # the Starting tile each seat kept
     walls: list[dict[str, Any]] = field(default_factory=list)
     rewards: list[dict[str, Any]] = field(default_factory=list)
     decisions: int = 0
@@ -50,6 +52,7 @@ class GameResult:
                 "strategy": self.strategies[seat],
                 "n_players": self.n_players,
                 "seed": self.seed,
+                "start_tile": self.start_tiles[seat],
                 **self.scores[seat],
                 "rank": self.ranks[seat],
                 "winner": seat in self.winners,
@@ -84,6 +87,8 @@ class Game:
         self.rewards: list[dict[str, Any]] = []
         self.rng = random.Random(seed)
         self.state: GameState = setup.build_state(self, self.options, self.rng)
+        self.setup = self.setup_features()
+        self.start_tiles = [""] * n
         self.views = [PlayerView(self, seat, random.Random(seed * 8 + seat + 1))
                       for seat in range(n)]
 
@@ -166,7 +171,8 @@ class Game:
             scores=scores,
             ranks=scoring.ranks(totals),
             winners=[seat for seat, t in enumerate(totals) if t == best],
-            setup=self.setup_features(),
+            setup=self.setup,
+            start_tiles=self.start_tiles,
             stats=[self.final_stats(p) for p in self.state.players],
             walls=self.walls,
             rewards=self.rewards,
@@ -181,17 +187,28 @@ class Game:
         return stats
 
     def setup_features(self) -> dict[str, Any]:
-        """What was drawn at setup, for the games table and the component reports."""
+        """What setup drew, for the games table and the component reports."""
         box, state = self.t.box, self.state
         features: dict[str, Any] = {
             "unification_board": box.unification_boards[state.reward_board].id,
             "mausoleum_mode": self.options.mausoleum,
+            "court_reset": self.options.court_reset,
             "mausoleum_layout": "|".join(
-                f"{spot.binding}:{box.mausoleum_tiles[spot.tile].condition}"
-                for spot in state.mausoleum),
+                f"{spot.binding}:{spot.condition}" for spot in state.mausoleum),
+            "first_player": state.turn_order[0],
         }
-        for s, section in enumerate(state.walls):
-            features[f"wall_tile_{s + 1}"] = box.wall_tiles[section.wall_tile].id
+        for s, section in enumerate(state.walls, start=1):
+            features[f"wall_tile_{s}"] = box.wall_tiles[section.wall_tile].id
+            features[f"wall_face_{s}"] = section.wall_face
+            features[f"emperor_tile_{s}"] = (
+                box.emperor_tiles[section.emperor_tile].id if section.emperor_tile >= 0 else "")
+        for r, region in enumerate(REGIONS):
+            features[f"palace_tiles_{region}"] = ",".join(
+                box.palace_tiles[kind].id for kind in state.palace_tiles[r])
+            features[f"governor_tiles_{region}"] = ",".join(
+                box.governor_tiles[kind].id for kind, _ in state.governor_slots[r])
+        features["master_alchemists"] = ",".join(
+            self.t.card_name[c] for c in state.master_available)
         return features
 
 

@@ -149,7 +149,7 @@ def recruit(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
         supply[t] -= 1
         p.officials[region][t] += 1
         if g.log is not None:
-            g.say(f"  recruits an {pieces.OFFICIAL_NAMES[t]} in {REGION_NAMES[region]}")
+            g.say(f"  recruits {pieces.OFFICIAL_NAMES[t]} in {REGION_NAMES[region]}")
 
 
 def hire(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 REGION_NAMES = ("Chu", "Wei", "Zhao", "Qi", "Yan")
 SUIT_NAMES = ("Writing", "Currency", "Laws")
-OFFICIAL_NAMES = ("Alchemist", "Architect", "General")
+OFFICIAL_NAMES = ("an Alchemist", "an Architect", "a General")
 
 
 def add_vp(g: Game, p: PlayerState, category: str, amount: int) -> None:
@@ -257,7 +257,7 @@ def move_official(g: Game, p: PlayerState, move: tuple[int, int, int]) -> None:
     p.officials[r][t] -= 1
     p.officials[to][t] += 1
     if g.log is not None:
-        g.say(f"  moves an {OFFICIAL_NAMES[t]} {REGION_NAMES[r]} -> {REGION_NAMES[to]}")
+        g.say(f"  moves {OFFICIAL_NAMES[t]} {REGION_NAMES[r]} -> {REGION_NAMES[to]}")
 
 
 def card_type_counts(g: Game, cards: list[int]) -> list[int]:

@@ -114,6 +114,7 @@ def deal_starting_tiles(g: Game, rng: random.Random) -> None:
     for seat in state.turn_order:
         p = state.players[seat]
         tile = box.starting_tiles[chosen[seat]]
+        g.start_tiles[seat] = tile.id
         ability = box.abilities[tile.ability]
         if g.log is not None:
             g.say(f"{g.name(p)} starts with: {ability.text}")

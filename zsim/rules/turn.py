@@ -144,7 +144,7 @@ def perform_recruit(g: Game, p: PlayerState) -> None:
     p.official_supply[t] -= 1
     p.officials[r][t] += 1
     if g.log is not None:
-        g.say(f"  recruits an {OFFICIAL_NAMES[t]} in {REGION_NAMES[r]}")
+        g.say(f"  recruits {OFFICIAL_NAMES[t]} in {REGION_NAMES[r]}")
 
 
 def perform_hire(g: Game, p: PlayerState) -> None:
