@@ -375,6 +375,7 @@ class Rules(Assumable):
     starting_tiles_dealt: int = 2
     governor_majority_vp: PerPlayerCount
     mausoleum_line_vp: int = 10
+    workforce_workers: int = Field(3, ge=1)  # Workers a region needs for the Workforce tile
     extra_soldier_vp: tuple[int, ...]  # VP for 0, 1, 2, 3+ soldiers left at the entrance
 
 

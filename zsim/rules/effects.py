@@ -92,7 +92,7 @@ def performable(g: Game, p: PlayerState, steps: tuple) -> bool:
                 return False
         elif kind == "place_alchemist_cards":
             need = 1 if e.up_to else e.count
-            if len(p.alchemist_supply) < need or not _alchemist_regions(p, e.where):
+            if len(p.alchemist_supply) < need or not _alchemist_regions(g, p, e.where):
                 return False
         elif kind == "install_governor_free":
             if not p.governors:
@@ -114,14 +114,14 @@ def performable(g: Game, p: PlayerState, steps: tuple) -> bool:
     return True
 
 
-def _alchemist_regions(p: PlayerState, where: str) -> tuple[int, ...]:
+def _alchemist_regions(g: Game, p: PlayerState, where: str) -> tuple[int, ...]:
     if where == "any":
         candidates = ALL_REGIONS
     elif where == "alchemist_official":
         candidates = tuple(r for r in ALL_REGIONS if p.officials[r][0])
     else:
         candidates = (REGION_INDEX[where],)
-    return tuple(r for r in candidates if len(p.tableau[r]) < 3)
+    return pieces.with_room(g, p, candidates)
 
 
 # --- the effects ----------------------------------------------------------------------------
@@ -303,7 +303,7 @@ def unlock_soldiers(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
 
 def place_alchemist_cards(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
     for _ in range(e.count):
-        options: list = pieces.alchemist_card_options(p, _alchemist_regions(p, e.where))
+        options: list = pieces.alchemist_card_options(p, _alchemist_regions(g, p, e.where))
         if not options:
             return
         if e.up_to:

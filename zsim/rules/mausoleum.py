@@ -31,7 +31,7 @@ def condition_met(g: Game, p: PlayerState, spot_index: int) -> bool:
     if condition == "council":
         return all(p.officials[where])
     if condition == "workforce":
-        return p.workers[where] >= 3
+        return p.workers[where] >= g.rules.workforce_workers
     sections = [w for w in g.state.walls if w.site == where]
     if condition == "both_sections":
         return all(seat in w.slots for w in sections)

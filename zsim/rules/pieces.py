@@ -75,9 +75,14 @@ def take_master_alchemist(g: Game, p: PlayerState) -> None:
 
 
 def alchemist_card_options(p: PlayerState, regions: tuple[int, ...]) -> list[tuple[int, int]]:
-    """Every (card, region) pair for placing a supply Alchemist card in one of ``regions``."""
-    limit = 3
-    return [(c, r) for r in regions if len(p.tableau[r]) < limit for c in p.alchemist_supply]
+    """Every (card, region) pair for placing a supply Alchemist card in one of ``regions``
+    (regions already filtered for room by the caller)."""
+    return [(c, r) for r in regions for c in p.alchemist_supply]
+
+
+def with_room(g: Game, p: PlayerState, regions: tuple[int, ...]) -> tuple[int, ...]:
+    limit = g.rules.region_card_limit
+    return tuple(r for r in regions if len(p.tableau[r]) < limit)
 
 
 def place_alchemist_card(g: Game, p: PlayerState, card: int, region: int) -> None:
@@ -92,7 +97,7 @@ def place_alchemist_card(g: Game, p: PlayerState, card: int, region: int) -> Non
 def elixir_reward(g: Game, p: PlayerState) -> None:
     """At an Elixir symbol: unlock a soldier or place an Alchemist card where an Alchemist is."""
     options: list = ["soldier"] if p.soldiers else []
-    with_alchemist = tuple(r for r in range(5) if p.officials[r][0])
+    with_alchemist = with_room(g, p, tuple(r for r in range(5) if p.officials[r][0]))
     options += [("card", c, r) for c, r in alchemist_card_options(p, with_alchemist)]
     if not options:
         return

@@ -14,6 +14,8 @@ from zsim.state import NO_ONE, PlayerState
 if TYPE_CHECKING:
     from zsim.game import Game
 
+LARGE = 3  # in an unlock payment, a large token of suit s is coded s + LARGE
+
 
 def token_value(g: Game, p: PlayerState, suit: int) -> int:
     return p.tokens[suit] + g.rules.large_token_value * p.large[suit]
@@ -103,7 +105,7 @@ def unlock_payments(g: Game, p: PlayerState) -> list[tuple[int, ...]]:
                 continue
             for smalls in combinations_with_replacement(range(3), n_small):
                 if all(smalls.count(s) <= held[s] for s in set(smalls)):
-                    payments.append(smalls + tuple(s + 3 for s in larges))
+                    payments.append(smalls + tuple(s + LARGE for s in larges))
     return payments
 
 
@@ -118,9 +120,9 @@ def unlock_with_tokens(g: Game, p: PlayerState) -> None:
         if choice == "done":
             break
         for code in choice:
-            if code >= 3:
-                p.large[code - 3] -= 1
-                g.state.large_on_board[code - 3] += 1
+            if code >= LARGE:
+                p.large[code - LARGE] -= 1
+                g.state.large_on_board[code - LARGE] += 1
             else:
                 p.tokens[code] -= 1
                 g.state.supply[code] += 1
