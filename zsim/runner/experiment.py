@@ -1,0 +1,160 @@
+"""What a run plays: the experiment model, read from YAML and overridden from the command line.
+
+An experiment separates *what* is played (games, player counts, lineup, seating, master seed,
+variants, component box: these decide every result and make up the run id) from *how* it is
+executed (jobs, backend, chunk size, failure tolerance), which never changes a table.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from zsim.components import default_box_dir
+from zsim.options import GameOptions, OptionError
+from zsim.runner.seeds import Schedule
+
+EXPERIMENTS_DIR = Path(__file__).resolve().parents[2] / "configs" / "experiments"
+DEFAULT_EXPERIMENT = EXPERIMENTS_DIR / "default.yaml"
+
+# The fields that decide the results; the run id is a digest of these plus the box contents.
+IDENTITY_FIELDS = ("games", "players", "strategies", "seats", "seed", "variants")
+
+
+class ExperimentError(ValueError):
+    """An experiment file or override that cannot be run; the message names the file and key."""
+
+
+class Experiment(BaseModel):
+    """One named batch of games and how to execute it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = "experiment"
+    description: str = ""
+    games: int = Field(2000, ge=1)
+    players: list[int] = Field(default_factory=lambda: [4], min_length=1)
+    strategies: list[str] = Field(default_factory=lambda: ["basic"], min_length=1)
+    seats: Literal["rotate", "random", "fixed"] = "rotate"
+    seed: int = Field(0, ge=0)
+    variants: dict[str, str] = Field(default_factory=dict)
+    box: str | None = None
+    chunk_size: int = Field(100, ge=1)
+    jobs: int = -1
+    backend: Literal["loky", "dask"] = "loky"
+    scheduler: str | None = None
+    max_failures: int = Field(0, ge=0)
+
+    @field_validator("players", mode="before")
+    @classmethod
+    def _one_or_several_counts(cls, value: Any) -> Any:
+        return [value] if isinstance(value, int) else value
+
+    @field_validator("players")
+    @classmethod
+    def _counts_in_range(cls, value: list[int]) -> list[int]:
+        for count in value:
+            if not 2 <= count <= 4:
+                raise ValueError(f"player count {count} is not between 2 and 4")
+        return value
+
+    @field_validator("variants", mode="before")
+    @classmethod
+    def _variants_as_mapping(cls, value: Any) -> Any:
+        """Accept a YAML mapping or a list of ``KEY=VALUE`` strings, keep a mapping of strings."""
+        if isinstance(value, list | tuple):
+            pairs = {}
+            for item in value:
+                key, sep, val = str(item).partition("=")
+                if not sep:
+                    raise ValueError(f"variant {item!r} is not KEY=VALUE")
+                pairs[key.strip()] = val.strip()
+            value = pairs
+        if isinstance(value, dict):
+            return {str(k): str(v).lower() if isinstance(v, bool) else str(v)
+                    for k, v in value.items()}
+        return value
+
+    @field_validator("variants")
+    @classmethod
+    def _variants_exist(cls, value: dict[str, str]) -> dict[str, str]:
+        try:
+            GameOptions().with_variants([f"{k}={v}" for k, v in value.items()])
+        except OptionError as error:
+            raise ValueError(str(error)) from None
+        return value
+
+    @field_validator("jobs")
+    @classmethod
+    def _jobs_not_zero(cls, value: int) -> int:
+        if value == 0:
+            raise ValueError("jobs must be a positive count, or negative to count back from "
+                             "all cores (-1 = all cores)")
+        return value
+
+    @model_validator(mode="after")
+    def _fixed_seats_fit(self) -> Experiment:
+        if self.seats == "fixed" and len(self.strategies) > min(self.players):
+            raise ValueError(f"seats 'fixed' seats the lineup as given, but it has "
+                             f"{len(self.strategies)} strategies for {min(self.players)} players")
+        return self
+
+    # --- derived ---------------------------------------------------------------------------
+
+    def box_dir(self) -> Path:
+        return Path(self.box) if self.box else default_box_dir()
+
+    def options(self) -> GameOptions:
+        return GameOptions().with_variants([f"{k}={v}" for k, v in self.variants.items()])
+
+    def schedule(self) -> Schedule:
+        return Schedule(seed=self.seed, players=tuple(self.players),
+                        lineup=tuple(self.strategies), seats=self.seats)
+
+    def run_id(self, box_digest: str) -> str:
+        """A short digest of everything that decides the results, so equal runs share an id."""
+        identity = {key: getattr(self, key) for key in IDENTITY_FIELDS}
+        identity["box"] = box_digest
+        text = json.dumps(identity, sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+    def with_overrides(self, source: str = "command line", **changes: Any) -> Experiment:
+        """A copy with the given (non-None) fields replaced and validated again."""
+        data = self.model_dump()
+        data.update({k: v for k, v in changes.items() if v is not None})
+        return parse_experiment(data, source)
+
+
+def parse_experiment(data: Any, source: str) -> Experiment:
+    """Validate a mapping, turning pydantic's errors into one message naming source and key."""
+    if not isinstance(data, dict):
+        raise ExperimentError(f"{source}: an experiment is a mapping of keys, "
+                              f"got {type(data).__name__}")
+    try:
+        return Experiment.model_validate(data)
+    except ValidationError as error:
+        lines = []
+        for problem in error.errors():
+            key = ".".join(str(part) for part in problem["loc"]) or "(top level)"
+            message = problem["msg"].removeprefix("Value error, ")
+            lines.append(f"{source}: key {key!r}: {message}")
+        raise ExperimentError("\n".join(lines)) from None
+
+
+def load_experiment(path: str | Path) -> Experiment:
+    """Read an experiment YAML file; its ``name`` defaults to the file name."""
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ExperimentError(f"{path}: cannot read: {error.strerror}") from None
+    except yaml.YAMLError as error:
+        raise ExperimentError(f"{path}: not valid YAML: {error}") from None
+    if isinstance(data, dict):
+        data.setdefault("name", path.stem)
+    return parse_experiment(data, str(path))
