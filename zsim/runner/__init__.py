@@ -1,5 +1,6 @@
 """Batches of headless games: experiments, seeds, parallel chunks, Parquet output."""
 
+from zsim.runner.batch import RunInterrupted, RunReport, resume_run, start_run
 from zsim.runner.experiment import (
     DEFAULT_EXPERIMENT,
     Experiment,
@@ -14,8 +15,12 @@ __all__ = [
     "Experiment",
     "ExperimentError",
     "GamePlan",
+    "RunInterrupted",
+    "RunReport",
     "Schedule",
     "game_seed",
     "load_experiment",
     "parse_experiment",
+    "resume_run",
+    "start_run",
 ]

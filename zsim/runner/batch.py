@@ -1,0 +1,249 @@
+"""Run an experiment: plan the chunks, stream them through joblib, write, consolidate, summarise.
+
+``start_run`` begins a run in an empty directory; ``resume_run`` finishes an interrupted one
+from its ``run.json`` and the chunks already on disk. Both end in the same ``_execute``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from importlib import metadata
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from joblib import Parallel, delayed
+from tqdm import tqdm
+
+from strategies.registry import UnknownStrategy, resolve
+from zsim import __version__
+from zsim.components import BoxError
+from zsim.runner import backends, writer
+from zsim.runner.boxfiles import load_for_run
+from zsim.runner.experiment import Experiment, ExperimentError, parse_experiment
+from zsim.runner.summary import Summary, summarize
+from zsim.runner.worker import ChunkResult, RunContext, peak_rss_bytes, play_chunk
+
+if TYPE_CHECKING:
+    from strategies.base import Strategy
+
+_PACKAGES = ("numpy", "pandas", "pyarrow", "joblib", "pydantic", "dask", "distributed")
+
+
+class RunInterrupted(Exception):
+    """The run was stopped (Ctrl-C); its directory can be resumed."""
+
+    def __init__(self, out: Path, finished: int, total: int) -> None:
+        self.out, self.finished, self.total = out, finished, total
+        super().__init__(f"interrupted with {finished} of {total} games finished; "
+                         f"finish it with: zsim run --resume {out}")
+
+
+@dataclass
+class RunReport:
+    """What one ``start_run``/``resume_run`` call did, and the run's summary."""
+
+    out: Path
+    run_id: str
+    experiment: Experiment
+    summary: Summary
+    played: int  # games played by this call (0 when resuming a complete run)
+    decisions: int  # decisions taken in those games
+    seconds: float  # wall time spent playing and writing them
+    engine_seconds: float  # summed over workers: time inside the chunk loops
+    workers: int
+    peak_rss_bytes: int  # this process
+    worker_peak_rss_bytes: int  # the largest worker process
+
+    @property
+    def too_many_failures(self) -> bool:
+        return self.summary.failed > self.experiment.max_failures
+
+
+def start_run(experiment: Experiment, out: Path, *, source: str = "experiment",
+              strategies: Mapping[str, Strategy] | None = None,
+              progress: bool = False) -> RunReport:
+    """Run ``experiment`` into the empty (or new) directory ``out``.
+
+    Everything that can be wrong (strategies, box, output directory) is checked before any game
+    runs. ``strategies`` maps lineup names to instances, for bots that the registry cannot name.
+    """
+    context = _context(experiment, source, strategies)
+    writer.prepare_out(out)
+    manifest = {
+        "run_id": context.run_id,
+        "status": "running",
+        "experiment": experiment.model_dump(),
+        "source": source,
+        "box_dir": str(experiment.box_dir().resolve()),
+        "box_digest": context.box_digest,
+        "master_seed": experiment.seed,
+        "chunk_size": experiment.chunk_size,
+        "versions": _versions(),
+        "git": _git_state(),
+        "created": _now(),
+        "sessions": [],
+    }
+    writer.write_json(out / writer.RUN_JSON, manifest)
+    return _execute(out, manifest, experiment, context, progress)
+
+
+def resume_run(out: Path, *, jobs: int | None = None, backend: str | None = None,
+               scheduler: str | None = None, max_failures: int | None = None,
+               strategies: Mapping[str, Strategy] | None = None,
+               progress: bool = False) -> RunReport:
+    """Finish the run in ``out``: play only the chunks not on disk yet.
+
+    Only how the run executes may change (jobs, backend, scheduler, failures tolerated),
+    never what it plays.
+    """
+    path = out / writer.RUN_JSON
+    if not path.is_file():
+        raise ExperimentError(f"{out}: no {writer.RUN_JSON}, so not a zsim run directory")
+    manifest = writer.read_json(path)
+    experiment = parse_experiment(manifest["experiment"], str(path)).with_overrides(
+        source="--resume options", jobs=jobs, backend=backend, scheduler=scheduler,
+        max_failures=max_failures)
+    context = _context(experiment, str(path), strategies)
+    if context.box_digest != manifest["box_digest"]:
+        raise ExperimentError(
+            f"{path}: the component files in {experiment.box_dir()} changed since the run "
+            f"started; resuming would mix two rule sets")
+    return _execute(out, manifest, experiment, context, progress)
+
+
+def chunk_bounds(games: int, size: int) -> list[tuple[int, int, int]]:
+    """(index, first game, end) of every chunk of a run."""
+    return [(i, start, min(start + size, games))
+            for i, start in enumerate(range(0, games, size))]
+
+
+def _execute(out: Path, manifest: dict[str, Any], experiment: Experiment, context: RunContext,
+             progress: bool) -> RunReport:
+    bounds = chunk_bounds(experiment.games, manifest["chunk_size"])
+    session: dict[str, Any] = {"started": _now(), "backend": experiment.backend,
+                               "jobs": experiment.jobs}
+    totals = _Totals()
+    clock = time.perf_counter()
+    if manifest["status"] != "complete":
+        finished = writer.finished_chunks(out)
+        pending = [chunk for chunk in bounds if chunk[0] not in finished]
+        done = sum(stop - start for index, start, stop in bounds if index in finished)
+        try:
+            with backends.using(experiment.backend, experiment.jobs,
+                                experiment.scheduler) as workers:
+                session["workers"] = totals.workers = workers
+                with _bar(experiment.games, done, progress) as bar:
+                    for chunk in _stream(context, pending):
+                        writer.write_chunk(out, chunk)
+                        totals.add(chunk)
+                        bar.update(chunk.games)
+        except KeyboardInterrupt:
+            _close_session(out, manifest, session, totals, clock, "interrupted")
+            raise RunInterrupted(out, done + totals.played, experiment.games) from None
+        writer.consolidate(out, [index for index, _, _ in bounds])
+        _close_session(out, manifest, session, totals, clock, "complete")
+    writer.drop_chunks(out)
+    return RunReport(
+        out=out, run_id=context.run_id, experiment=experiment, summary=summarize(out),
+        played=totals.played, decisions=totals.decisions,
+        seconds=time.perf_counter() - clock, engine_seconds=totals.engine_seconds,
+        workers=totals.workers, peak_rss_bytes=peak_rss_bytes(),
+        worker_peak_rss_bytes=totals.worker_rss)
+
+
+@dataclass
+class _Totals:
+    """Running counts of this call's chunks (the tables on disk hold the rest)."""
+
+    played: int = 0
+    decisions: int = 0
+    engine_seconds: float = 0.0
+    worker_rss: int = 0
+    workers: int = 0
+
+    def add(self, chunk: ChunkResult) -> None:
+        self.played += chunk.games
+        self.decisions += chunk.decisions
+        self.engine_seconds += chunk.engine_seconds
+        self.worker_rss = max(self.worker_rss, chunk.peak_rss_bytes)
+
+
+def _stream(context: RunContext,
+            pending: list[tuple[int, int, int]]) -> Iterator[ChunkResult]:
+    """Chunk results as they finish; joblib dispatches only a few chunks ahead, so neither
+    the pending tasks nor the results pile up in memory."""
+    parallel = Parallel(return_as="generator_unordered", batch_size=1, pre_dispatch="2*n_jobs")
+    yield from parallel(delayed(play_chunk)(context, index, start, stop)
+                        for index, start, stop in pending)
+
+
+@contextlib.contextmanager
+def _bar(total: int, initial: int, enabled: bool) -> Iterator[tqdm]:
+    with tqdm(total=total, initial=initial, unit="game", disable=not enabled,
+              file=sys.stderr, dynamic_ncols=True, smoothing=0.1) as bar:
+        yield bar
+
+
+def _close_session(out: Path, manifest: dict[str, Any], session: dict[str, Any],
+                   totals: _Totals, clock: float, status: str) -> None:
+    seconds = time.perf_counter() - clock
+    session.update(finished=_now(), status=status, seconds=round(seconds, 3),
+                   games=totals.played, decisions=totals.decisions,
+                   games_per_second=round(totals.played / seconds, 2) if seconds else None,
+                   engine_seconds=round(totals.engine_seconds, 3),
+                   peak_rss_bytes=peak_rss_bytes(), worker_peak_rss_bytes=totals.worker_rss)
+    manifest["sessions"].append(session)
+    manifest["status"] = status
+    writer.write_json(out / writer.RUN_JSON, manifest)
+
+
+def _context(experiment: Experiment, source: str,
+             given: Mapping[str, Strategy] | None) -> RunContext:
+    """Check the box and strategies a run needs, with errors naming the experiment's key."""
+    box_dir = experiment.box_dir()
+    try:
+        files, digest = load_for_run(box_dir)
+    except (BoxError, OSError) as error:
+        raise ExperimentError(f"{source}: key 'box': {error}") from None
+    instances: dict[str, Strategy] = {}
+    for name in experiment.strategies:
+        try:
+            instances[name] = given[name] if given and name in given else resolve(name)
+        except UnknownStrategy as error:
+            raise ExperimentError(f"{source}: key 'strategies': {error}") from None
+    return RunContext(run_id=experiment.run_id(digest), box_digest=digest,
+                      box_files=files, options=experiment.options(),
+                      strategies=instances, schedule=experiment.schedule())
+
+
+def _versions() -> dict[str, str | None]:
+    versions: dict[str, str | None] = {"zsim": __version__, "python": sys.version.split()[0]}
+    for package in _PACKAGES:
+        try:
+            versions[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            versions[package] = None
+    return versions
+
+
+def _git_state() -> dict[str, Any] | None:
+    """The commit of the zsim checkout, and whether it had local changes; None outside git."""
+    root = Path(__file__).resolve().parents[2]
+    try:
+        commit = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"],
+                                capture_output=True, text=True, timeout=10, check=True)
+        status = subprocess.run(["git", "-C", str(root), "status", "--porcelain"],
+                                capture_output=True, text=True, timeout=10, check=True)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return {"commit": commit.stdout.strip(), "dirty": bool(status.stdout.strip())}
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")

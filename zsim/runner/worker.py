@@ -1,0 +1,161 @@
+"""Play one chunk of a run's games and hand back its tables, never letting one game sink it.
+
+This runs inside a worker process (or a Dask worker). A game that raises, whether a strategy
+failed or answered illegally or the engine broke, becomes a failed row and a failure record
+with its seed and traceback; the chunk goes on. The result holds the chunk's tables already
+serialised as Arrow IPC, so the parent only has to write bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import sys
+import time
+import traceback
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+import pyarrow as pa
+
+from zsim.decisions import IllegalChoice
+from zsim.game import Game, GameResult, play_game
+from zsim.options import GameOptions
+from zsim.runner import tables
+from zsim.runner.boxfiles import load_shipped_box
+from zsim.runner.seeds import GamePlan, Schedule
+
+if TYPE_CHECKING:
+    from strategies.base import Strategy
+
+
+@dataclass(frozen=True)
+class RunContext:
+    """What every chunk of a run needs; small enough to ship with each chunk."""
+
+    run_id: str
+    box_digest: str
+    box_files: dict[str, bytes]  # see zsim.runner.boxfiles
+    options: GameOptions
+    strategies: dict[str, Strategy]  # lineup name -> instance
+    schedule: Schedule
+
+
+@dataclass
+class ChunkResult:
+    index: int
+    games: int
+    failures: int
+    decisions: int
+    engine_seconds: float
+    peak_rss_bytes: int
+    files: dict[str, bytes] = field(default_factory=dict)  # table name -> Arrow IPC stream
+
+
+def play_chunk(context: RunContext, index: int, start: int, stop: int) -> ChunkResult:
+    """Play games ``start..stop-1`` (chunk number ``index``) of a run."""
+    box = load_shipped_box(context.box_files, context.box_digest)
+    rows: dict[str, list[dict[str, Any]]] = {name: [] for name in tables.TABLES}
+    failures: list[dict[str, Any]] = []
+    decisions = 0
+    began = time.perf_counter()
+    for game in range(start, stop):
+        plan = context.schedule.plan(game)
+        seated = [context.strategies[name] for name in plan.strategies]
+        clock = time.perf_counter()
+        try:
+            result = play_game(box, seated, plan.seed, context.options)
+        except Exception as error:
+            failure = _failure(context.run_id, plan, error)
+            failures.append(failure)
+            rows["games"].append(_failed_game_row(context.run_id, plan, failure,
+                                                  time.perf_counter() - clock))
+            continue
+        decisions += result.decisions
+        _add_rows(rows, context.run_id, plan, result, time.perf_counter() - clock)
+    files = {name: _ipc(tables.build(name, table_rows)) for name, table_rows in rows.items()}
+    if failures:
+        files["failures"] = "".join(json.dumps(f) + "\n" for f in failures).encode()
+    return ChunkResult(index=index, games=stop - start, failures=len(failures),
+                       decisions=decisions, engine_seconds=time.perf_counter() - began,
+                       peak_rss_bytes=peak_rss_bytes(), files=files)
+
+
+def _add_rows(rows: dict[str, list[dict[str, Any]]], run_id: str, plan: GamePlan,
+              result: GameResult, seconds: float) -> None:
+    ids = {"run_id": run_id, "game": plan.index}
+    names = plan.strategies
+    for row in result.player_rows():
+        row.update(ids, strategy=names[row["seat"]], **result.setup)
+        rows["players"].append(row)
+    totals = sorted((s["vp_total"] for s in result.scores), reverse=True)
+    rows["games"].append({
+        **ids, "seed": plan.seed, "n_players": plan.n_players, "strategies": ",".join(names),
+        "failed": False, "winners": ",".join(map(str, result.winners)),
+        "winner_strategies": ",".join(names[s] for s in result.winners),
+        "n_winners": len(result.winners), "vp_best": totals[0],
+        "vp_margin": totals[0] - totals[1], "decisions": result.decisions,
+        "duration_s": seconds, **result.setup,
+    })
+    for wall in result.walls:
+        rows["walls"].append({**ids, "n_players": plan.n_players, **wall,
+                              "strategy": names[wall["seat"]]})
+    for reward in result.rewards:
+        rows["rewards"].append({**ids, "n_players": plan.n_players, **reward,
+                                "strategy": names[reward["seat"]]})
+
+
+def _failed_game_row(run_id: str, plan: GamePlan, failure: dict[str, Any],
+                     seconds: float) -> dict[str, Any]:
+    return {"run_id": run_id, "game": plan.index, "seed": plan.seed,
+            "n_players": plan.n_players, "strategies": ",".join(plan.strategies),
+            "failed": True, "error": failure["error"],
+            "failed_strategy": failure["strategy"], "failed_seat": failure["seat"],
+            "failed_decision": failure["decision"], "duration_s": seconds}
+
+
+def _failure(run_id: str, plan: GamePlan, error: Exception) -> dict[str, Any]:
+    """The failure record: which game, who was being asked what, and the traceback."""
+    seat, decision = _blame(error)
+    return {
+        "run_id": run_id, "game": plan.index, "seed": plan.seed,
+        "n_players": plan.n_players, "strategies": list(plan.strategies),
+        "strategy": plan.strategies[seat] if seat is not None else None,
+        "seat": seat, "decision": decision,
+        "error": f"{type(error).__name__}: {error}",
+        "traceback": "".join(traceback.format_exception(error)),
+    }
+
+
+def _blame(error: Exception) -> tuple[int | None, str | None]:
+    """The seat and decision kind at fault, or (None, None) when the engine itself failed.
+
+    An illegal answer says so itself. Otherwise the exception is a strategy's when it came out
+    of the strategy call inside ``Game.ask``: the traceback goes deeper than that frame.
+    """
+    if isinstance(error, IllegalChoice):
+        return error.decision.seat, error.decision.kind
+    culprit: tuple[int | None, str | None] = (None, None)
+    tb: TracebackType | None = error.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        if frame.f_code is Game.ask.__code__ and tb.tb_next is not None:
+            decision = frame.f_locals.get("decision")
+            if decision is not None:
+                culprit = (decision.seat, decision.kind)
+        tb = tb.tb_next
+    return culprit
+
+
+def _ipc(table: pa.Table) -> bytes:
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+    return sink.getvalue().to_pybytes()
+
+
+def peak_rss_bytes() -> int:
+    """This process's peak resident set size (ru_maxrss is KiB on Linux, bytes on macOS)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if sys.platform == "darwin" else peak * 1024
