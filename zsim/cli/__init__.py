@@ -14,9 +14,9 @@ def main() -> None:
 
 
 def _register() -> None:
-    from zsim.cli import components, play
+    from zsim.cli import bench, components, play, replay, run
 
-    for module in (components, play):
+    for module in (components, play, run, replay, bench):
         main.add_command(module.command)
 
 

@@ -1,0 +1,63 @@
+"""``zsim replay``: play one game of a finished (or interrupted) run again, narrated."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+import pyarrow.parquet as pq
+
+from zsim.cli import play
+from zsim.runner import ExperimentError, parse_experiment
+from zsim.runner.boxfiles import box_digest
+from zsim.runner.writer import RUN_JSON, read_json
+
+
+@click.command("replay")
+@click.argument("run_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.option("--game", "game", type=click.IntRange(min=0), required=True,
+              help="Game index (the 'game' column of the run's tables).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.pass_context
+def command(ctx: click.Context, run_dir: Path, game: int, as_json: bool) -> None:
+    """Replay game GAME of the run in RUN_DIR from its seed, with the `zsim play` narration.
+
+    The game is planned again from the run's experiment (seed, player count, seating), so
+    failed games replay too, up to their failure.
+    """
+    path = run_dir / RUN_JSON
+    if not path.is_file():
+        raise click.ClickException(f"{run_dir}: no {RUN_JSON}, so not a zsim run directory")
+    manifest = read_json(path)
+    try:
+        experiment = parse_experiment(manifest["experiment"], str(path))
+    except ExperimentError as error:
+        raise click.ClickException(str(error)) from error
+    if game >= experiment.games:
+        raise click.ClickException(f"run has games 0..{experiment.games - 1}, not {game}")
+    plan = experiment.schedule().plan(game)
+    _check_recorded_seed(run_dir, game, plan.seed)
+    if box_digest(Path(manifest["box_dir"])) != manifest["box_digest"]:
+        click.echo(f"warning: the component files in {manifest['box_dir']} changed since the "
+                   f"run; this replay follows the current rules", err=True)
+    variants = tuple(f"{k}={v}" for k, v in experiment.variants.items())
+    if not as_json:
+        seats = " ".join(f"-s {name}" for name in plan.strategies)
+        variant_args = "".join(f" --variant {v}" for v in variants)
+        click.echo(f"# game {game} of run {manifest['run_id']}; the same game: zsim play "
+                   f"-n {plan.n_players} --seed {plan.seed} {seats}{variant_args}")
+    ctx.invoke(play.command, players=plan.n_players, seed=plan.seed,
+               strategy_names=plan.strategies, variants=variants,
+               box_dir=manifest["box_dir"], as_json=as_json)
+
+
+def _check_recorded_seed(run_dir: Path, game: int, seed: int) -> None:
+    """Guard against replaying the wrong game: the seed must match the games table's."""
+    games = run_dir / "games.parquet"
+    if not games.exists():
+        return
+    rows = pq.read_table(games, columns=["game", "seed"], filters=[("game", "=", game)])
+    recorded = rows["seed"].to_pylist()
+    if recorded and recorded[0] != seed:
+        raise click.ClickException(f"games.parquet records seed {recorded[0]} for game {game},"
+                                   f" but the run's experiment gives {seed}")

@@ -1,0 +1,109 @@
+"""``zsim run``: play an experiment's games in parallel batches into a run directory."""
+
+from __future__ import annotations
+
+import sys
+from datetime import datetime
+from pathlib import Path
+
+import click
+
+from zsim.runner import (
+    DEFAULT_EXPERIMENT,
+    ExperimentError,
+    RunInterrupted,
+    RunReport,
+    load_experiment,
+    resume_run,
+    start_run,
+)
+from zsim.runner.backends import BackendError
+from zsim.runner.writer import OutputError
+
+EXIT_INTERRUPTED = 130
+
+
+@click.command("run")
+@click.argument("experiment_file", required=False,
+                type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@click.option("--games", type=click.IntRange(min=1), help="Number of games.")
+@click.option("--players", "-n", multiple=True, type=click.IntRange(2, 4),
+              help="Player count; repeat for several (games alternate between them).")
+@click.option("--strategy", "-s", "strategies", multiple=True,
+              help="Lineup, repeatable; cycled when shorter than the player count.")
+@click.option("--seats", type=click.Choice(["rotate", "random", "fixed"]),
+              help="How the lineup is seated in each game.")
+@click.option("--seed", type=click.IntRange(min=0), help="Master seed.")
+@click.option("--jobs", "-j", type=int, help="Worker processes (-1 = all cores).")
+@click.option("--backend", type=click.Choice(["loky", "dask"]), help="Where chunks run.")
+@click.option("--scheduler", metavar="ADDRESS",
+              help="Dask scheduler address (default: a LocalCluster).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              help="Output directory, new or empty (default: runs/NAME-TIMESTAMP).")
+@click.option("--variant", "variants", multiple=True, metavar="KEY=VALUE",
+              help="Rule variant, repeatable; added to the experiment's variants.")
+@click.option("--chunk-size", type=click.IntRange(min=1), help="Games per chunk.")
+@click.option("--max-failures", type=click.IntRange(min=0),
+              help="Failed games tolerated before the exit status is 1.")
+@click.option("--resume", type=click.Path(file_okay=False, exists=True, path_type=Path),
+              help="Finish the interrupted run in this directory.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar or header line.")
+def command(experiment_file: Path | None, games: int | None, players: tuple[int, ...],
+            strategies: tuple[str, ...], seats: str | None, seed: int | None,
+            jobs: int | None, backend: str | None, scheduler: str | None, out: Path | None,
+            variants: tuple[str, ...], chunk_size: int | None, max_failures: int | None,
+            resume: Path | None, quiet: bool) -> None:
+    """Run EXPERIMENT_FILE (default: configs/experiments/default.yaml).
+
+    Options override the file. Exit status: 0 when done, 1 when more games failed than
+    --max-failures allows (see failures.jsonl), 130 when interrupted (resume with --resume).
+    """
+    execution = {"jobs": jobs, "backend": backend, "scheduler": scheduler,
+                 "max_failures": max_failures}
+    progress = not quiet and sys.stderr.isatty()
+    try:
+        if resume is not None:
+            what = [name for name, given in (
+                ("EXPERIMENT_FILE", experiment_file), ("--games", games), ("--players", players),
+                ("--strategy", strategies), ("--seats", seats), ("--seed", seed),
+                ("--out", out), ("--variant", variants), ("--chunk-size", chunk_size)) if given]
+            if what:
+                raise click.UsageError(f"--resume finishes a run as it was started; "
+                                       f"{', '.join(what)} cannot change it")
+            report = resume_run(resume, progress=progress, **execution)
+        else:
+            path = experiment_file or DEFAULT_EXPERIMENT
+            experiment = load_experiment(path)
+            experiment = experiment.with_overrides(
+                games=games, players=list(players) or None,
+                strategies=list(strategies) or None, seats=seats, seed=seed,
+                chunk_size=chunk_size,
+                variants=[*(f"{k}={v}" for k, v in experiment.variants.items()), *variants]
+                if variants else None,
+                **execution)
+            out = out or Path("runs") / f"{experiment.name}-{datetime.now():%Y%m%d-%H%M%S}"
+            if not quiet:
+                click.echo(f"{experiment.games} games of {experiment.name} "
+                           f"({', '.join(experiment.strategies)}; players "
+                           f"{'/'.join(map(str, experiment.players))}) -> {out}", err=True)
+            report = start_run(experiment, out, source=str(path), progress=progress)
+    except (ExperimentError, OutputError, BackendError) as error:
+        raise click.ClickException(str(error)) from error
+    except RunInterrupted as interrupted:
+        click.echo(f"\n{interrupted}", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    click.echo(_report_text(report))
+    if report.too_many_failures:
+        sys.exit(1)
+
+
+def _report_text(report: RunReport) -> str:
+    rate = f", {report.played / report.seconds:.0f} games/s" if report.played else ""
+    head = (f"run {report.run_id} in {report.out}: {report.played} games played this time in "
+            f"{report.seconds:.1f}s{rate}")
+    tail = ""
+    if report.summary.failed:
+        allowed = report.experiment.max_failures
+        tail = (f"\nfailures: see {report.out / 'failures.jsonl'}"
+                f" ({report.summary.failed} failed, --max-failures {allowed})")
+    return f"{head}\n\n{report.summary.format()}{tail}"
