@@ -20,8 +20,8 @@ class PlayerState:
         "governors",
         "large",
         "master_taken",
-        "officials",
         "official_supply",
+        "officials",
         "palaces",
         "seat",
         "ship",
@@ -90,7 +90,9 @@ class PlayerState:
 class WallSection:
     """One section of the Great Wall: its slots (Worker cost each), builders, tiles."""
 
-    __slots__ = ("emperor_tile", "first_builder", "site", "slots", "tiers", "wall_face", "wall_tile")
+    __slots__ = (
+        "emperor_tile", "first_builder", "site", "slots", "tiers", "wall_face", "wall_tile",
+    )
 
     def __init__(self, site: int, tiers: tuple[int, ...], wall_tile: int, wall_face: str,
                  emperor_tile: int) -> None:

@@ -18,12 +18,15 @@ if TYPE_CHECKING:
 
 
 class PlayerView:
-    __slots__ = ("_game", "rng", "seat")
+    __slots__ = ("_game", "memo", "rng", "seat")
 
     def __init__(self, game: Game, seat: int, rng: random.Random) -> None:
         self._game = game
         self.seat = seat
         self.rng = rng  # the strategy's own seeded RNG for this game
+        # The seat's strategy may keep per-game memory here: a strategy instance plays many
+        # games (and seats), so anything it remembers about one game belongs to that game's view.
+        self.memo: dict = {}
 
     @property
     def tables(self) -> Tables:
@@ -92,3 +95,50 @@ class PlayerView:
         game = self._game
         steps = game.t.box.abilities[ability_id].options[option]
         return effects.steps_vp(game, self.me, steps, effects.Context(region, 0, -1, ""))
+
+    # --- read-only helpers for strategies' estimates (each wraps a rules function) -------------
+
+    @property
+    def turns_left(self) -> int:
+        """Cards this player will still play: the hand plus the draws of the rounds to come."""
+        game = self._game
+        rules = game.rules
+        per_round = 3 * rules.cards_per_suit_per_round
+        return len(self.hand) + per_round * (rules.rounds - game.state.round)
+
+    @property
+    def log(self) -> list[str]:
+        """The narration so far (empty unless the game is narrated); it tells public moves only."""
+        return self._game.log or []
+
+    def effect_vp(self, effect: object, here: int = -1, slot: int = 0, suit: int = -1) -> int:
+        """VP one scoring effect step would give this player now, sitting in region ``here``."""
+        from zsim.rules import effects
+
+        return effects.effect_vp(self._game, self.me, effect,
+                                 effects.Context(here, slot, suit, ""))
+
+    def triggered_abilities(self, action: int) -> list:
+        """('ability', card) for the tableau cards that ``action`` would activate right now."""
+        from zsim.rules import turn
+
+        return turn.triggered_abilities(self._game, self.me, action, set())
+
+    def wall_count(self, scoring: object) -> int:
+        """How many things a Wall tile's scoring counts for this player now."""
+        from zsim.rules import scoring as scoring_rules
+
+        return scoring_rules.wall_count(self._game, self.me, scoring)
+
+    def condition_met(self, spot_index: int) -> bool:
+        """Does this player meet the condition of a Mausoleum spot?"""
+        from zsim.rules import mausoleum
+
+        return mausoleum.condition_met(self._game, self.me, spot_index)
+
+    @property
+    def usable_mausoleum_slots(self) -> int:
+        """Slots of each Mausoleum tile in use at this player count."""
+        from zsim.rules import mausoleum
+
+        return mausoleum.usable_slots(self._game)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from zsim.components.schema import Ability
 from zsim.rules import mausoleum, pieces
-from zsim.rules.pieces import REGION_NAMES, SUIT_NAMES, add_vp
+from zsim.rules.common import OFFICIAL_NAMES, REGION_NAMES, SUIT_NAMES, add_vp, gain_small_tokens
 from zsim.rules.tables import ADJACENT, ALCHEMIST, OFFICIAL_INDEX, REGION_INDEX, SUIT_INDEX
 from zsim.state import NO_ONE, PlayerState
 
@@ -108,9 +108,9 @@ def performable(g: Game, p: PlayerState, steps: tuple) -> bool:
             have = sum(supply) if e.color in ("any", "own") else supply[SUIT_INDEX[e.color]]
             if have < e.count:
                 return False
-        elif kind == "reduce_unrest" and e.where == "any":
-            if sum(1 for u in p.unrest if u) < e.regions:
-                return False
+        elif (kind == "reduce_unrest" and e.where == "any"
+              and sum(1 for u in p.unrest if u) < e.regions):
+            return False
     return True
 
 
@@ -149,7 +149,7 @@ def recruit(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
         supply[t] -= 1
         p.officials[region][t] += 1
         if g.log is not None:
-            g.say(f"  recruits {pieces.OFFICIAL_NAMES[t]} in {REGION_NAMES[region]}")
+            g.say(f"  recruits {OFFICIAL_NAMES[t]} in {REGION_NAMES[region]}")
 
 
 def hire(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
@@ -236,7 +236,7 @@ def gain_tokens(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
             suit = g.ask(p.seat, "token", suits)
         else:
             suit = ctx.suit if e.color == "own" else SUIT_INDEX[e.color]
-        if pieces.gain_small_tokens(g, p, suit, 1) and g.log is not None:
+        if gain_small_tokens(g, p, suit, 1) and g.log is not None:
             g.say(f"  gains a {SUIT_NAMES[suit]} token")
 
 

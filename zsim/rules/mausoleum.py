@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from zsim.rules.pieces import add_vp, count
+from zsim.rules.common import add_vp, count
 from zsim.state import NO_ONE, PlayerState, WallSection
 
 if TYPE_CHECKING:
@@ -42,7 +42,8 @@ def condition_met(g: Game, p: PlayerState, spot_index: int) -> bool:
 
 def _highest_taken_by(section: WallSection, seat: int) -> bool:
     top = max(section.tiers)
-    return any(h == seat for h, tier in zip(section.slots, section.tiers) if tier == top)
+    return any(h == seat for h, tier in zip(section.slots, section.tiers, strict=True)
+               if tier == top)
 
 
 def free_spots(g: Game, p: PlayerState) -> list[int]:

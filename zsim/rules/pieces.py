@@ -11,34 +11,12 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from zsim.rules import effects
+from zsim.rules.common import OFFICIAL_NAMES, REGION_NAMES, SUIT_NAMES, add_vp, count
 from zsim.rules.tables import ACTION_INDEX, ADJACENT
 from zsim.state import NO_ONE, PlayerState
 
 if TYPE_CHECKING:
     from zsim.game import Game
-
-REGION_NAMES = ("Chu", "Wei", "Zhao", "Qi", "Yan")
-SUIT_NAMES = ("Writing", "Currency", "Laws")
-OFFICIAL_NAMES = ("an Alchemist", "an Architect", "a General")
-
-
-def add_vp(g: Game, p: PlayerState, category: str, amount: int) -> None:
-    if amount:
-        p.vp[category] = p.vp.get(category, 0) + amount
-
-
-def count(p: PlayerState, stat: str, amount: int = 1) -> None:
-    p.stats[stat] = p.stats.get(stat, 0) + amount
-
-
-def gain_small_tokens(g: Game, p: PlayerState, suit: int, amount: int) -> int:
-    """Take up to ``amount`` small tokens of a suit; the supply may run short (even to 0)."""
-    supply = g.state.supply
-    taken = min(amount, supply[suit])
-    supply[suit] -= taken
-    p.tokens[suit] += taken
-    return taken
-
 
 # --- the Elixir route ---------------------------------------------------------------------
 

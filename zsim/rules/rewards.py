@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from zsim.components.schema import SUITS
 from zsim.rules import effects, mausoleum, pieces
-from zsim.rules.pieces import SUIT_NAMES, count
+from zsim.rules.common import SUIT_NAMES, count
 from zsim.rules.tables import SUIT_INDEX
 from zsim.state import NO_ONE, PlayerState
 

@@ -34,7 +34,7 @@ class Tables:
     master_cards: tuple[int, ...]
 
     @property
-    def rules(self):  # noqa: ANN201 - the pydantic Rules model
+    def rules(self):
         return self.box.board.rules
 
 

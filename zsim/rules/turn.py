@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from zsim.components.schema import COURT_ACTIONS
 from zsim.rules import effects, mausoleum, pieces
-from zsim.rules.pieces import OFFICIAL_NAMES, REGION_NAMES, SUIT_NAMES, count
+from zsim.rules.common import OFFICIAL_NAMES, REGION_NAMES, SUIT_NAMES, count, gain_small_tokens
 from zsim.rules.tables import ACTION_INDEX, LOWER_ACTIONS
 from zsim.state import NO_ONE, PlayerState
 
@@ -105,7 +105,7 @@ def unify(g: Game, p: PlayerState, card: int, region: int) -> None:
     p.tableau[region].append(card)
     p.unrest[region] += rules.unrest_per_slot[slot]
     suit = g.t.card_type[card]
-    got = pieces.gain_small_tokens(g, p, suit, rules.tokens_per_slot[slot])
+    got = gain_small_tokens(g, p, suit, rules.tokens_per_slot[slot])
     count(p, f"cards_{SUIT_NAMES[suit].lower()}")
     if g.log is not None:
         g.say(f"{g.name(p)} tucks {g.t.card_name[card]} in {REGION_NAMES[region]} "
