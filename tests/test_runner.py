@@ -1,0 +1,308 @@
+"""``zsim run`` / ``zsim replay``: reproducible batches, output tables, failures, resume."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+import zsim.runner.batch as batch
+from strategies import registry
+from strategies.base import Strategy
+from zsim.cli import main
+from zsim.decisions import Decision
+from zsim.rules.scoring import CATEGORIES
+from zsim.runner import (
+    DEFAULT_EXPERIMENT,
+    Experiment,
+    ExperimentError,
+    RunInterrupted,
+    Schedule,
+    game_seed,
+    load_experiment,
+    resume_run,
+    start_run,
+)
+from zsim.runner.tables import TABLES, TIMING_COLUMNS
+from zsim.stats import wilson_interval
+from zsim.view import PlayerView
+
+SMALL = Experiment(games=24, players=[4], strategies=["random"], seed=7, chunk_size=5, jobs=1)
+
+
+class Boom(Strategy):
+    """Raises at its first real decision."""
+
+    name = "boom"
+
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        raise RuntimeError("boom")
+
+
+class Liar(Strategy):
+    """Answers something that is never offered."""
+
+    name = "liar"
+
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        return "not an option"
+
+
+def tables(out: Path) -> dict[str, pd.DataFrame]:
+    """Every table of a run, without the timing columns that legitimately differ."""
+    frames = {name: pd.read_parquet(out / f"{name}.parquet") for name in TABLES}
+    frames["games"] = frames["games"].drop(columns=list(TIMING_COLUMNS))
+    return frames
+
+
+def assert_same_tables(a: Path, b: Path) -> None:
+    left, right = tables(a), tables(b)
+    for name in TABLES:
+        pd.testing.assert_frame_equal(left[name], right[name], obj=name)
+
+
+# --- seeds and seating -------------------------------------------------------------------
+
+
+def test_game_seeds_come_from_the_master_seed_and_index():
+    assert game_seed(7, 3) == game_seed(7, 3)
+    assert len({game_seed(7, i) for i in range(200)}) == 200
+    assert game_seed(7, 3) != game_seed(8, 3)
+
+
+def test_rotation_cycles_a_short_lineup_and_alternates_player_counts():
+    schedule = Schedule(seed=1, players=(2, 4), lineup=("a", "b"), seats="rotate")
+    plans = [schedule.plan(i) for i in range(4)]
+    assert [p.strategies for p in plans] == [("a", "b"), ("a", "b", "a", "b"),
+                                             ("b", "a"), ("b", "a", "b", "a")]
+
+
+def test_a_long_lineup_rotates_who_sits_out_and_random_seats_permute():
+    rotate = Schedule(seed=1, players=(2,), lineup=("a", "b", "c"), seats="rotate")
+    assert [rotate.plan(i).strategies for i in range(3)] == [("a", "b"), ("b", "c"), ("c", "a")]
+    random_seats = Schedule(seed=1, players=(4,), lineup=("a", "b", "c", "d"), seats="random")
+    drawn = {random_seats.plan(i).strategies for i in range(20)}
+    assert len(drawn) > 1 and all(sorted(s) == ["a", "b", "c", "d"] for s in drawn)
+    assert random_seats.plan(5) == random_seats.plan(5)
+
+
+# --- experiments -------------------------------------------------------------------------
+
+
+def test_default_experiment_loads():
+    experiment = load_experiment(DEFAULT_EXPERIMENT)
+    assert experiment.name == "default" and experiment.games >= 1000
+
+
+@pytest.mark.parametrize("text, message", [
+    ("games: 0\n", "key 'games'"),
+    ("players: [5]\n", "key 'players"),
+    ("colour: red\n", "key 'colour'"),
+    ("variants: {mausoleum: huge}\n", "key 'variants'"),
+    ("seats: fixed\nplayers: [2]\nstrategies: [random, random, random]\n", "fixed"),
+])
+def test_bad_experiment_files_name_the_file_and_key(tmp_path, text, message):
+    path = tmp_path / "bad.yaml"
+    path.write_text(text)
+    with pytest.raises(ExperimentError) as error:
+        load_experiment(path)
+    assert str(path) in str(error.value) and message in str(error.value)
+
+
+def test_unknown_strategy_is_refused_before_any_game(tmp_path):
+    with pytest.raises(ExperimentError, match=r"key 'strategies'.*nobody"):
+        start_run(SMALL.with_overrides(strategies=["nobody"]), tmp_path / "run")
+    assert not (tmp_path / "run").exists()
+
+
+# --- tables ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("runs") / "small"
+    start_run(SMALL, out)
+    return out
+
+
+def test_tables_have_a_row_per_player_game_wall_and_reward(small_run):
+    t = tables(small_run)
+    assert len(t["games"]) == 24 and not t["games"]["failed"].any()
+    assert len(t["players"]) == 24 * 4
+    assert list(t["players"]["game"].unique()) == list(range(24))
+    for name in ("walls", "rewards"):
+        assert len(t[name]) > 0 and t[name]["game"].isin(range(24)).all()
+    assert t["players"].groupby("game")["win_share"].sum().round(9).eq(1).all()
+    seeds = t["games"].set_index("game")["seed"]
+    assert all(seeds[i] == game_seed(7, i) for i in range(24))
+    assert {"unification_board", "wall_tile_1", "mausoleum_layout"} <= set(t["games"].columns)
+    assert any(c.startswith("n_") for c in t["players"].columns)
+    assert not (small_run / "chunks").exists()
+
+
+def test_vp_categories_sum_to_the_total(small_run):
+    players = pd.read_parquet(small_run / "players.parquet")
+    assert (players[list(CATEGORIES)].sum(axis=1) == players["vp_total"]).all()
+
+
+def test_run_json_records_the_resolved_experiment(small_run):
+    run = json.loads((small_run / "run.json").read_text())
+    assert run["status"] == "complete" and run["master_seed"] == 7
+    assert run["experiment"]["games"] == 24 and run["versions"]["pyarrow"]
+    assert run["run_id"] == pd.read_parquet(small_run / "players.parquet")["run_id"].iloc[0]
+    assert run["sessions"][0]["games"] == 24
+    assert (small_run / "failures.jsonl").read_text() == ""
+
+
+def test_tables_do_not_depend_on_jobs_or_chunk_size(small_run, tmp_path):
+    start_run(SMALL.with_overrides(jobs=2, chunk_size=7), tmp_path / "two")
+    assert_same_tables(small_run, tmp_path / "two")
+
+
+@pytest.mark.dask
+def test_dask_local_cluster_gives_the_same_tables(small_run, tmp_path):
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        experiment = SMALL.with_overrides(backend="dask", scheduler=cluster.scheduler_address,
+                                          chunk_size=4)
+        start_run(experiment, tmp_path / "dask")
+    assert_same_tables(small_run, tmp_path / "dask")
+
+
+# --- failures ----------------------------------------------------------------------------
+
+# Two seats from a rotating lineup of five: games 0 and 1 of every five are played by two
+# random bots; the others seat the raising bot, the illegal one, or both.
+FAULTY = Experiment(games=10, players=[2], seed=3, chunk_size=4, jobs=1,
+                    strategies=["random", "random", "random", "boom", "liar"])
+
+
+def test_a_failing_strategy_fails_only_its_games(tmp_path):
+    out = tmp_path / "run"
+    report = start_run(FAULTY, out, strategies={"boom": Boom(), "liar": Liar()})
+    games = pd.read_parquet(out / "games.parquet")
+    assert games.loc[games["failed"], "game"].tolist() == [2, 3, 4, 7, 8, 9]
+    assert sorted(pd.read_parquet(out / "players.parquet")["game"].unique()) == [0, 1, 5, 6]
+    failures = [json.loads(line) for line in (out / "failures.jsonl").read_text().splitlines()]
+    assert [f["game"] for f in failures] == [2, 3, 4, 7, 8, 9]
+    by_game = {f["game"]: f for f in failures}
+    assert by_game[2]["strategy"] == "boom" and "RuntimeError: boom" in by_game[2]["traceback"]
+    assert by_game[4]["strategy"] == "liar" and "IllegalChoice" in by_game[4]["error"]
+    for failure in failures:
+        assert failure["seed"] == game_seed(3, failure["game"]) and failure["decision"]
+    assert report.summary.failed == 6 and report.too_many_failures
+    assert report.summary.table.loc["boom", "failures"] >= 2
+
+
+def test_cli_exit_status_reflects_failures_and_max_failures(tmp_path, monkeypatch):
+    monkeypatch.setitem(registry.BUILT_IN, "boom", Boom)
+    args = ["run", "--games", "6", "--players", "2", "-s", "random", "-s", "boom",
+            "--jobs", "1", "--quiet"]
+    failing = CliRunner().invoke(main, [*args, "--out", str(tmp_path / "a")])
+    assert failing.exit_code == 1, failing.output
+    assert "6 of 6 games failed" in failing.output and "failures.jsonl" in failing.output
+    tolerated = CliRunner().invoke(main, [*args, "--out", str(tmp_path / "b"),
+                                          "--max-failures", "6"])
+    assert tolerated.exit_code == 0, tolerated.output
+
+
+def test_a_non_empty_or_unwritable_out_is_refused_before_any_game(tmp_path, monkeypatch):
+    def no_games(*args: Any) -> None:
+        raise AssertionError("a game ran")
+
+    monkeypatch.setattr(batch, "play_chunk", no_games)
+    busy = tmp_path / "busy"
+    busy.mkdir()
+    (busy / "notes.txt").write_text("mine")
+    result = CliRunner().invoke(main, ["run", "--games", "4", "--out", str(busy)])
+    assert result.exit_code == 1 and "not empty" in result.output
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    result = CliRunner().invoke(main, ["run", "--games", "4", "--out", str(blocked / "x")])
+    assert result.exit_code == 1 and "cannot write" in result.output
+
+
+# --- interruption and resume ---------------------------------------------------------------
+
+
+def test_an_interrupted_run_resumes_without_redoing_or_losing_games(small_run, tmp_path,
+                                                                  monkeypatch):
+    played: list[int] = []
+    real = batch.play_chunk
+    stop_at: list[int] = [3]
+
+    def recorded(context: Any, index: int, start: int, stop: int) -> Any:
+        if index in stop_at:
+            raise KeyboardInterrupt
+        played.append(index)
+        return real(context, index, start, stop)
+
+    monkeypatch.setattr(batch, "play_chunk", recorded)
+    out = tmp_path / "run"
+    with pytest.raises(RunInterrupted):
+        start_run(SMALL, out)
+    assert json.loads((out / "run.json").read_text())["status"] == "interrupted"
+    (out / "chunks" / "games-000001.arrow").unlink()  # a chunk lost mid-write
+    stop_at.clear()
+    resume_run(out)
+    assert played == [0, 1, 2, 1, 3, 4]
+    assert_same_tables(small_run, out)
+    run = json.loads((out / "run.json").read_text())
+    assert [s["status"] for s in run["sessions"]] == ["interrupted", "complete"]
+
+
+def test_ctrl_c_exits_130_with_a_resume_hint(tmp_path, monkeypatch):
+    def interrupt(*args: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(batch, "play_chunk", interrupt)
+    out = tmp_path / "run"
+    result = CliRunner().invoke(main, ["run", "--games", "4", "--jobs", "1", "--out", str(out)])
+    assert result.exit_code == 130 and f"--resume {out}" in result.output
+    monkeypatch.undo()
+    resumed = CliRunner().invoke(main, ["run", "--resume", str(out), "--quiet"])
+    assert resumed.exit_code == 0, resumed.output
+    assert len(pd.read_parquet(out / "games.parquet")) == 4
+
+
+# --- CLI ---------------------------------------------------------------------------------
+
+
+def test_cli_overrides_the_experiment_file_and_prints_a_summary(tmp_path):
+    out = tmp_path / "run"
+    result = CliRunner().invoke(main, [
+        "run", "--games", "8", "--players", "2", "--players", "3", "-s", "random", "-s", "basic",
+        "--seed", "5", "--jobs", "1", "--chunk-size", "3", "--variant", "mausoleum=advanced",
+        "--out", str(out), "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert "win rate" in result.output and "95% CI" in result.output
+    games = pd.read_parquet(out / "games.parquet")
+    assert games["n_players"].tolist() == [2, 3] * 4
+    assert set(games["mausoleum_mode"]) == {"advanced"}
+    assert set(pd.read_parquet(out / "players.parquet")["strategy"]) == {"random", "basic"}
+
+
+def test_replay_narrates_the_recorded_game(small_run):
+    result = CliRunner().invoke(main, ["replay", str(small_run), "--game", "3"])
+    assert result.exit_code == 0, result.output
+    assert f"--seed {game_seed(7, 3)}" in result.output
+    assert "=== Round 1 ===" in result.output and "vp_total" in result.output
+    replayed = json.loads(CliRunner().invoke(
+        main, ["replay", str(small_run), "--game", "3", "--json"]).output)
+    players = pd.read_parquet(small_run / "players.parquet").query("game == 3")
+    assert [p["vp_total"] for p in replayed["players"]] == players["vp_total"].tolist()
+
+
+# --- statistics --------------------------------------------------------------------------
+
+
+def test_wilson_interval_takes_shared_wins_and_stays_in_bounds():
+    low, high = wilson_interval(2.5, 10)
+    assert 0 < low < 0.25 < high < 1
+    assert wilson_interval(0, 5)[0] == 0
+    assert wilson_interval(5, 5)[1] == pytest.approx(1)
