@@ -36,9 +36,11 @@ def test_play_json_is_reproducible():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--variant", "colour=red"], "unknown variant 'colour'"),
+    (["--variant", "colour=red"], "no component file has a top-level key 'colour'"),
+    (["--variant", "court_reset=maybe"], "expected true or false"),
     (["--variant", "board=board9"], "board='board9'"),
     (["--variant", "mausoleum"], "not KEY=VALUE"),
+    (["--variant", "rules.palace_vp=lots"], "rules.palace_vp: Input should be a valid integer"),
     (["-s", "nobody"], "unknown strategy 'nobody'"),
     (["-n", "2", "-s", "random", "-s", "random", "-s", "random"], "3 strategies for 2"),
 ])

@@ -7,11 +7,12 @@ import json
 import click
 
 from strategies.registry import UnknownStrategy, resolve
-from zsim.components import BoxError, default_box_dir, load_box
+from zsim.components import BoxError, default_box_dir
 from zsim.decisions import IllegalChoice
 from zsim.game import COLORS, GameResult, play_game
-from zsim.options import GameOptions, OptionError
+from zsim.options import OptionError
 from zsim.rules.scoring import CATEGORIES
+from zsim.variants import parse as parse_variants
 
 
 @click.command("play")
@@ -21,7 +22,8 @@ from zsim.rules.scoring import CATEGORIES
 @click.option("--strategy", "-s", "strategy_names", multiple=True,
               help="Strategy per seat, repeatable; the last one fills the remaining seats.")
 @click.option("--variant", "variants", multiple=True, metavar="KEY=VALUE",
-              help="Rule variant, e.g. board=board2, mausoleum=advanced, court_reset=true.")
+              help="A rule option (board=board2, mausoleum=advanced, court_reset=true), a box "
+                   "value by key path (rules.palace_vp=8) or a variant .yaml file. Repeatable.")
 @click.option("--box", "box_dir", type=click.Path(file_okay=False, exists=True),
               default=None, help="Component directory (default: configs/components).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
@@ -29,8 +31,9 @@ def command(players: int, seed: int, strategy_names: tuple[str, ...], variants: 
             box_dir: str | None, as_json: bool) -> None:
     """Play one game and narrate it (or print its result with --json)."""
     try:
-        box = load_box(box_dir or default_box_dir())
-        options = GameOptions().with_variants(variants)
+        chosen = parse_variants(variants)
+        box = chosen.load_box(box_dir or default_box_dir())
+        options = chosen.game_options()
         names = list(strategy_names) or ["random"]
         if len(names) > players:
             raise click.BadParameter(f"{len(names)} strategies for {players} players",

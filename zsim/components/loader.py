@@ -22,6 +22,7 @@ from pydantic import BaseModel, ValidationError
 
 import zsim
 from zsim.components.box import Box
+from zsim.components.overrides import apply as apply_overrides
 from zsim.components.schema import (
     COURT_ACTIONS,
     OFFICIALS,
@@ -132,9 +133,13 @@ def default_box_dir() -> Path:
     ])
 
 
-def load_box(path: str | Path) -> Box:
-    """Load and validate the box in ``path``; raise :class:`BoxError` listing all problems."""
-    box, problems = _read_box(Path(path))
+def load_box(path: str | Path, overrides: Sequence[tuple[str, Any]] = ()) -> Box:
+    """Load and validate the box in ``path``; raise :class:`BoxError` listing all problems.
+
+    ``overrides`` are ``(key path, value)`` pairs applied to the YAML before validation (see
+    :func:`zsim.components.overrides.apply`), so a variant is checked exactly like an edited file.
+    """
+    box, problems = _read_box(Path(path), overrides)
     if box is None:
         raise BoxError(problems)
     return box
@@ -700,16 +705,24 @@ def _round_problems(parts: _Parts) -> list[str]:
 # --- the whole box ------------------------------------------------------------------------
 
 
-def _read_box(directory: Path) -> tuple[Box | None, list[str]]:
+def _read_box(directory: Path, overrides: Sequence[tuple[str, Any]] = ()
+              ) -> tuple[Box | None, list[str]]:
     """Read every file, collect every problem, and build the Box only when there are none."""
     if not directory.is_dir():
         return None, [f"{directory}: not a directory"]
     problems: list[str] = []
     sources: dict[str, _Source] = {}
     models: dict[str, Any] = {}
-    for name, model in _FILES.items():
+    documents: dict[str, dict[str, Any]] = {}
+    for name in _FILES:
         source, found = _read_yaml(directory / name)
         problems += found
+        if source is not None:
+            documents[name] = source.data
+            sources[name] = source
+    problems += apply_overrides(documents, overrides)
+    for name, model in _FILES.items():
+        source = sources.pop(name, None)
         if source is None:
             continue
         parsed, found = _validate(source, model)

@@ -1,0 +1,61 @@
+"""Variants: rule options, box values by key path, and variant files."""
+
+from __future__ import annotations
+
+import pytest
+
+from strategies.basic import BasicStrategy
+from zsim.components import BoxError, default_box_dir
+from zsim.game import play_game
+from zsim.options import OptionError
+from zsim.variants import parse
+
+
+def test_options_and_box_paths_are_told_apart():
+    chosen = parse(["court_reset=true", "rules.palace_vp=8",
+                    "wall_tiles[wall_palaces].a.values=[3, 4, 5]"])
+    assert chosen.game_options().court_reset is True
+    box = chosen.load_box(default_box_dir())
+    assert box.board.rules.palace_vp == 8
+    assert next(t for t in box.wall_tiles if t.id == "wall_palaces").a.values == (3, 4, 5)
+
+
+def test_a_palace_vp_change_shows_in_the_palace_category(box):
+    changed = parse(["rules.palace_vp=8"]).load_box(default_box_dir())
+    for seed in range(5):
+        base = play_game(box, [BasicStrategy(), BasicStrategy()], seed)
+        variant = play_game(changed, [BasicStrategy(), BasicStrategy()], seed)
+        for before, after in zip(base.scores, variant.scores, strict=True):
+            assert before["vp_palaces"] % 6 == 0 and after["vp_palaces"] % 8 == 0
+    assert any(s["vp_palaces"] for s in variant.scores)
+
+
+@pytest.mark.parametrize("entry, message", [
+    ("rules.palace_vpx=1", "rules.palace_vpx: unknown key"),
+    ("nothing.here=1", "no component file has a top-level key 'nothing'"),
+    ("cards[999].trigger=wall", "has 120 items, no [999]"),
+    ("cards[3].trigger=hire3", "cards[3].trigger: 'hire3' is not a Court action"),
+    ("wall_tiles[no_such_tile].a.values=[1, 2, 3]", "no item with id 'no_such_tile'"),
+])
+def test_a_bad_box_path_or_value_is_refused_by_name(entry, message):
+    with pytest.raises(BoxError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        parse([entry]).load_box(default_box_dir())
+
+
+def test_variant_files_expand_to_their_entries(tmp_path):
+    path = tmp_path / "v.yaml"
+    path.write_text("description: test\nmausoleum: advanced\nrules.palace_vp: 7\n")
+    chosen = parse([str(path)])
+    assert chosen.game_options().mausoleum == "advanced"
+    assert chosen.box == (("rules.palace_vp", 7),)
+    with pytest.raises(OptionError, match="does not exist"):
+        parse([str(tmp_path / "missing.yaml")])
+    with pytest.raises(OptionError, match="not KEY=VALUE"):
+        parse(["palace"])
+
+
+def test_shipped_variant_files_load():
+    for path in sorted((default_box_dir().parent / "variants").glob("*.yaml")):
+        chosen = parse([str(path)])
+        chosen.game_options()
+        chosen.load_box(default_box_dir())

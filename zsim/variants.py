@@ -1,0 +1,77 @@
+"""``--variant`` values: rule options, box values by key path, and variant files.
+
+One entry is either ``KEY=VALUE`` or the path of a variant file (YAML mapping of ``KEY: VALUE``,
+see configs/variants/). Keys naming a :class:`GameOptions` field set that option; every other key
+is a key path into the component box (:mod:`zsim.components.overrides`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from zsim.components import Box, load_box
+from zsim.components.overrides import parse_value
+from zsim.options import GameOptions, OptionError
+
+OPTION_KEYS = frozenset(f.name for f in fields(GameOptions))
+
+
+@dataclass(frozen=True)
+class Variants:
+    """Parsed variants: rule options plus box overrides, in the order given."""
+
+    options: tuple[str, ...] = ()  # "KEY=VALUE" strings for GameOptions
+    box: tuple[tuple[str, Any], ...] = ()  # (key path, value) pairs
+
+    def game_options(self) -> GameOptions:
+        return GameOptions().with_variants(self.options)
+
+    def load_box(self, box_dir: str | Path) -> Box:
+        return load_box(box_dir, self.box)
+
+    def as_strings(self) -> list[str]:
+        """The variants as ``KEY=VALUE`` strings (for run.json and reports)."""
+        return [*self.options, *(f"{k}={json.dumps(v)}" for k, v in self.box)]
+
+
+def parse(entries: Sequence[str]) -> Variants:
+    """Split ``--variant`` entries; a variant file expands to its entries in file order."""
+    options: list[str] = []
+    box: list[tuple[str, Any]] = []
+    for entry in entries:
+        for key, value in _pairs(entry):
+            if key in OPTION_KEYS:
+                options.append(f"{key}={value}")
+            else:
+                box.append((key, parse_value(value) if isinstance(value, str) else value))
+    return Variants(tuple(options), tuple(box))
+
+
+def _pairs(entry: str) -> list[tuple[str, Any]]:
+    key, sep, value = entry.partition("=")
+    if sep:
+        if not key.strip():
+            raise OptionError(f"variant {entry!r} has no key")
+        return [(key.strip(), value.strip())]
+    path = Path(entry)
+    if path.suffix in (".yaml", ".yml"):
+        return _file_pairs(path)
+    raise OptionError(f"variant {entry!r} is not KEY=VALUE nor a variant .yaml file")
+
+
+def _file_pairs(path: Path) -> list[tuple[str, Any]]:
+    if not path.is_file():
+        raise OptionError(f"variant file {path} does not exist")
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as error:
+        raise OptionError(f"variant file {path}: YAML syntax error: {error}") from error
+    if not isinstance(data, dict):
+        raise OptionError(f"variant file {path}: expected a mapping of KEY: VALUE")
+    return [(str(k), v) for k, v in data.items() if k != "description"]
