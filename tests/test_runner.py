@@ -20,13 +20,11 @@ from zsim.runner import (
     DEFAULT_EXPERIMENT,
     Experiment,
     ExperimentError,
-    RunInterrupted,
     Schedule,
     game_seed,
     load_experiment,
-    resume_run,
-    start_run,
 )
+from zsim.runner.batch import RunInterrupted, resume_run, start_run
 from zsim.runner.tables import TABLES, TIMING_COLUMNS
 from zsim.stats import wilson_interval
 from zsim.view import PlayerView

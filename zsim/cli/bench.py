@@ -18,7 +18,8 @@ import click
 from strategies.registry import resolve
 from zsim.components import load_box
 from zsim.game import play_game
-from zsim.runner import DEFAULT_EXPERIMENT, Experiment, RunReport, load_experiment, start_run
+from zsim.runner import DEFAULT_EXPERIMENT, Experiment, load_experiment
+from zsim.runner.batch import RunReport, start_run
 from zsim.runner.worker import peak_rss_bytes
 
 MIB = 1024 * 1024

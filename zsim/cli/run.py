@@ -8,16 +8,9 @@ from pathlib import Path
 
 import click
 
-from zsim.runner import (
-    DEFAULT_EXPERIMENT,
-    ExperimentError,
-    RunInterrupted,
-    RunReport,
-    load_experiment,
-    resume_run,
-    start_run,
-)
+from zsim.runner import DEFAULT_EXPERIMENT, ExperimentError, load_experiment
 from zsim.runner.backends import BackendError
+from zsim.runner.batch import RunInterrupted, RunReport, resume_run, start_run
 from zsim.runner.writer import OutputError
 
 EXIT_INTERRUPTED = 130

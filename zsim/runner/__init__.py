@@ -1,6 +1,10 @@
-"""Batches of headless games: experiments, seeds, parallel chunks, Parquet output."""
+"""Batches of headless games: experiments, seeds, parallel chunks, Parquet output.
 
-from zsim.runner.batch import RunInterrupted, RunReport, resume_run, start_run
+Running a batch is ``zsim.runner.batch.start_run``/``resume_run``. This package module stays
+light on purpose: every worker process imports it, and should not pay for pandas or
+statsmodels, which only the parent's summary needs.
+"""
+
 from zsim.runner.experiment import (
     DEFAULT_EXPERIMENT,
     Experiment,
@@ -15,12 +19,8 @@ __all__ = [
     "Experiment",
     "ExperimentError",
     "GamePlan",
-    "RunInterrupted",
-    "RunReport",
     "Schedule",
     "game_seed",
     "load_experiment",
     "parse_experiment",
-    "resume_run",
-    "start_run",
 ]
