@@ -1,17 +1,31 @@
-"""Statistics shared by the run summary, the reports and the regression gate."""
+"""Statistics shared by the run summary and the reports.
+
+Every interval and test the reports show comes from here, so one place decides how a win rate's
+uncertainty is computed or which test judges seat fairness. The heavy lifting is done by scipy and
+statsmodels; this module only picks the method, handles the degenerate cases (no data, no
+variation) and returns plain numbers.
+
+Effect sizes are standardised so that findings of different kinds can be ranked together:
+Cohen's *d* (a difference over the outcome's standard deviation), Cohen's *h* (a difference of
+two proportions on the arcsine scale) and Cohen's *w* (a goodness-of-fit deviation). Their
+conventional "small" benchmarks are in ``SMALL_EFFECT``.
+"""
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
-from scipy.stats import t as student_t
+import numpy as np
+import pandas as pd
+import statsmodels.api as sm
+from numpy.typing import ArrayLike
+from scipy import stats
 from statsmodels.stats.multitest import multipletests
-from statsmodels.stats.proportion import (
-    confint_proportions_2indep,
-    proportion_confint,
-    proportions_ztest,
-)
+from statsmodels.stats.proportion import proportion_confint, proportion_effectsize
+
+#: Cohen's benchmarks for a "small" effect of each standardised kind.
+SMALL_EFFECT = {"d": 0.2, "h": 0.2, "w": 0.1}
 
 
 def wilson_interval(wins: float, games: float, confidence: float = 0.95) -> tuple[float, float]:
@@ -27,53 +41,198 @@ def wilson_interval(wins: float, games: float, confidence: float = 0.95) -> tupl
     return float(low), float(high)
 
 
-def welch_test_from_stats(mean1: float, sd1: float, n1: int, mean2: float, sd2: float, n2: int,
-                          confidence: float = 0.95) -> tuple[float, float, float, float]:
-    """Welch's t-test of ``mean2 - mean1`` from summary statistics alone.
+def bootstrap_interval(values: ArrayLike, statistic: Callable[..., float] = np.mean,
+                       confidence: float = 0.95, resamples: int = 1999,
+                       seed: int = 0) -> tuple[float, float]:
+    """Percentile bootstrap interval of ``statistic`` (default: the mean).
 
-    Returns (difference, interval low, interval high, two-sided p-value). It needs only n, mean
-    and SD of each sample, so a stored summary can be tested against a new run without the
-    raw rows. The interval and the p-value come from the same Welch-Satterthwaite degrees of
-    freedom (scipy's ``ttest_ind_from_stats`` gives the same p-value but no interval). When
-    neither sample varies the answer is certain: p is 1 for equal means, 0 otherwise.
+    Used for means of skewed, bounded quantities (VP per Wall, mean VP) where a normal interval
+    would be off. The percentile method is chosen over BCa because BCa's jackknife costs
+    O(n^2) and a report computes dozens of these; with 1999 resamples the two agree closely for
+    the sample sizes a report accepts. Seeded, so a report is reproducible. Fewer than two
+    values give no interval; values that are all equal give a zero-width one.
     """
-    diff = mean2 - mean1
-    var1, var2 = sd1 * sd1 / n1, sd2 * sd2 / n2
-    se = math.sqrt(var1 + var2)
-    if se == 0:
-        return diff, diff, diff, 1.0 if diff == 0 else 0.0
-    df = (var1 + var2) ** 2 / sum(v * v / (n - 1) for v, n in ((var1, n1), (var2, n2)) if v > 0)
-    half = float(student_t.ppf(0.5 + confidence / 2, df)) * se
-    p = float(2 * student_t.sf(abs(diff) / se, df))
-    return diff, diff - half, diff + half, p
+    data = np.asarray(values, dtype=float)
+    if data.size < 2:
+        return (float("nan"), float("nan"))
+    if np.ptp(data) == 0:
+        return (float(data[0]), float(data[0]))
+    result = stats.bootstrap((data,), statistic, confidence_level=confidence,
+                             n_resamples=resamples, method="percentile", rng=seed)
+    return float(result.confidence_interval.low), float(result.confidence_interval.high)
 
 
-def two_proportion_test(wins1: float, n1: float, wins2: float, n2: float,
-                        confidence: float = 0.95) -> tuple[float, float, float, float]:
-    """Two-proportion z-test of ``rate2 - rate1``, with Newcombe's interval for the difference.
+def holm(pvalues: Sequence[float]) -> np.ndarray:
+    """Holm-adjusted p-values (family-wise error control); missing p-values stay missing.
 
-    Returns (difference, interval low, interval high, two-sided p-value). Wins may be
-    fractional (shared wins count 1/k); outcomes in [0, 1] vary no more than Bernoulli ones,
-    so the pooled binomial variance keeps the test conservative. Newcombe's interval is built
-    from Wilson intervals and, like them, behaves near 0 and 1. When both rates are 0 (or
-    both 1) the pooled variance is 0 and the rates are equal: p is 1.
+    Holm controls the chance of any false finding among all the tests of a report, like
+    Bonferroni, but is uniformly more powerful.
     """
-    diff = wins2 / n2 - wins1 / n1
-    low, high = confint_proportions_2indep(wins2, n2, wins1, n1, method="newcomb",
-                                           alpha=1 - confidence)
-    pooled = (wins1 + wins2) / (n1 + n2)
-    if pooled in (0, 1):
-        return diff, float(low), float(high), 1.0
-    _, p = proportions_ztest([wins2, wins1], [n2, n1])
-    return diff, float(low), float(high), float(p)
+    p = np.asarray(pvalues, dtype=float)
+    adjusted = np.full(p.shape, np.nan)
+    present = ~np.isnan(p)
+    if present.any():
+        adjusted[present] = multipletests(p[present], method="holm")[1]
+    return adjusted
 
 
-def holm(pvalues: Sequence[float]) -> list[float]:
-    """Holm-adjusted p-values: compare each with alpha to keep the family-wise error at alpha.
+@dataclass(frozen=True)
+class Test:
+    """A test's statistic and two-sided p-value, with a standardised effect size."""
 
-    Holm's step-down procedure holds for any dependence between the tests (VP categories of
-    one strategy, win rates of one table) and is uniformly more powerful than Bonferroni.
+    statistic: float
+    pvalue: float
+    effect: float
+    effect_kind: str  # "d", "h" or "w", see SMALL_EFFECT
+
+
+def cohens_h(p1: float, p2: float) -> float:
+    """Cohen's h for the difference of two proportions (positive when ``p1`` > ``p2``)."""
+    return float(proportion_effectsize(p1, p2))
+
+
+def cohens_d(a: ArrayLike, b: ArrayLike) -> float:
+    """Cohen's d: difference of means over the pooled standard deviation."""
+    x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    pooled = np.sqrt(((x.size - 1) * x.var(ddof=1) + (y.size - 1) * y.var(ddof=1))
+                     / (x.size + y.size - 2))
+    return float((x.mean() - y.mean()) / pooled) if pooled > 0 else float("nan")
+
+
+def uniformity_test(observed: ArrayLike) -> Test:
+    """Chi-square goodness of fit of ``observed`` counts against equal shares.
+
+    For seat fairness the counts are each seat's summed win shares over games in which every
+    seat is present once: each game hands out exactly one win, so under fairness the counts are
+    multinomial with equal probabilities, which is what the test assumes. (A logistic model
+    would only be needed if seats differed in how often they appear.) Fractional counts from
+    shared wins are accepted. The effect is Cohen's w.
     """
-    if not pvalues:
-        return []
-    return [float(p) for p in multipletests(list(pvalues), method="holm")[1]]
+    counts = np.asarray(observed, dtype=float)
+    total = counts.sum()
+    if counts.size < 2 or total <= 0:
+        return Test(float("nan"), float("nan"), float("nan"), "w")
+    result = stats.chisquare(counts)
+    return Test(float(result.statistic), float(result.pvalue),
+                float(np.sqrt(result.statistic / total)), "w")
+
+
+def distribution_test(groups: Sequence[ArrayLike]) -> Test:
+    """Do these independent samples come from one distribution? Rank-based, two-sided.
+
+    Two groups: Mann-Whitney U; more: Kruskal-Wallis. Both compare whole score distributions
+    without assuming normality and are robust to the long tails of VP totals. The effect is
+    Cohen's d between the groups with the highest and the lowest mean.
+    """
+    samples = [np.asarray(g, dtype=float) for g in groups]
+    if len(samples) < 2 or any(s.size < 2 for s in samples):
+        return Test(float("nan"), float("nan"), float("nan"), "d")
+    if len(samples) == 2:
+        result = stats.mannwhitneyu(samples[0], samples[1], alternative="two-sided")
+    else:
+        result = stats.kruskal(*samples)
+    means = [s.mean() for s in samples]
+    effect = cohens_d(samples[int(np.argmax(means))], samples[int(np.argmin(means))])
+    return Test(float(result.statistic), float(result.pvalue), effect, "d")
+
+
+def paired_test(differences: ArrayLike) -> Test:
+    """Wilcoxon signed-rank test that paired differences centre on zero.
+
+    Used for two strategies' scores in the games they both played, so each game is one
+    independent observation. The effect is the mean difference over its standard deviation
+    (Cohen's d for paired data).
+    """
+    diff = np.asarray(differences, dtype=float)
+    if diff.size < 2 or not diff.any():
+        return Test(float("nan"), float("nan"), float("nan"), "d")
+    result = stats.wilcoxon(diff)
+    sd = diff.std(ddof=1)
+    effect = float(diff.mean() / sd) if sd > 0 else float("nan")
+    return Test(float(result.statistic), float(result.pvalue), effect, "d")
+
+
+def sign_test(wins: float, losses: float) -> Test:
+    """Exact binomial (sign) test that wins and losses are equally likely; ties are left out.
+
+    Head-to-head comparisons count each game once (who came out ahead), so the games are
+    independent trials. The effect is Cohen's h between the observed share and one half.
+    """
+    trials = round(wins + losses)
+    if trials < 1:
+        return Test(float("nan"), float("nan"), float("nan"), "h")
+    result = stats.binomtest(round(wins), trials, 0.5)
+    return Test(float(result.statistic), float(result.pvalue),
+                cohens_h(wins / (wins + losses), 0.5), "h")
+
+
+def excess_test(observed: ArrayLike, expected: ArrayLike) -> Test:
+    """One-sample t-test that per-game observed values exceed their expected values on average.
+
+    Used for a strategy's win share per game against its fair share (its seats over the player
+    count): per-game sums are independent, where per-player rows of one game are not. The
+    effect is Cohen's h between the observed and the expected mean rate.
+    """
+    obs, exp = np.asarray(observed, dtype=float), np.asarray(expected, dtype=float)
+    excess = obs - exp
+    if excess.size < 2 or np.ptp(excess) == 0:
+        return Test(float("nan"), float("nan"), float("nan"), "h")
+    result = stats.ttest_1samp(excess, 0.0)
+    return Test(float(result.statistic), float(result.pvalue),
+                cohens_h(float(np.clip(obs.mean(), 0, 1)), float(np.clip(exp.mean(), 0, 1))),
+                "h")
+
+
+@dataclass(frozen=True)
+class Difference:
+    """An adjusted difference in an outcome between exposed rows and the others."""
+
+    estimate: float
+    low: float
+    high: float
+    pvalue: float
+    effect: float  # estimate over the outcome's standard deviation (Cohen's d)
+    exposed: int  # rows with a non-zero exposure
+    others: int
+
+
+def adjusted_difference(outcome: ArrayLike, exposure: ArrayLike,
+                        strata: ArrayLike | None = None, clusters: ArrayLike | None = None,
+                        confidence: float = 0.95) -> Difference:
+    """How much higher ``outcome`` is for exposed rows, within strata, with clustered errors.
+
+    A linear model ``outcome ~ exposure + stratum`` fitted by least squares: the coefficient of
+    ``exposure`` is the difference between exposed and unexposed rows of the same stratum,
+    averaged over strata. For a 0/1 (or win-share) outcome this is a linear probability model,
+    so the estimate reads directly as a difference in win rate. Strata remove confounders such
+    as strategy strength and player count (a strong bot builds more Walls *and* wins more).
+
+    Rows of one game are not independent (one player's win is another's loss), so the
+    standard error is cluster-robust by ``clusters`` (the game); without clusters it is
+    heteroscedasticity-robust (HC1). The exposure may be numeric (a count): the estimate is
+    then the change per unit.
+    """
+    y = np.asarray(outcome, dtype=float)
+    x = np.asarray(exposure, dtype=float)
+    levels = pd.Series(np.zeros(y.size) if strata is None else np.asarray(strata))
+    dummies = pd.get_dummies(levels.astype(str), dtype=float).to_numpy()
+    exposed, others = int((x != 0).sum()), int((x == 0).sum())
+    nothing = Difference(*(float("nan"),) * 5, exposed, others)
+    # The exposure must vary inside at least one stratum, or it cannot be told from strata.
+    within = pd.Series(x).groupby(levels.to_numpy()).transform(lambda s: s.max() - s.min())
+    if y.size < 3 or not (within > 0).any():
+        return nothing
+    design = np.column_stack([x, dummies])
+    model = sm.OLS(y, design)
+    if clusters is None:
+        fit = model.fit(cov_type="HC1")
+    else:
+        groups = pd.factorize(np.asarray(clusters))[0]
+        if groups.max() < 2:
+            return nothing
+        fit = model.fit(cov_type="cluster", cov_kwds={"groups": groups})
+    low, high = fit.conf_int(alpha=1 - confidence)[0]
+    sd = y.std(ddof=1)
+    effect = float(fit.params[0] / sd) if sd > 0 else float("nan")
+    return Difference(float(fit.params[0]), float(low), float(high), float(fit.pvalues[0]),
+                      effect, exposed, others)

@@ -1,0 +1,134 @@
+"""``zsim.stats`` against scipy, statsmodels and values worked out by hand."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from zsim.stats import (
+    adjusted_difference,
+    bootstrap_interval,
+    cohens_d,
+    cohens_h,
+    distribution_test,
+    excess_test,
+    holm,
+    paired_test,
+    sign_test,
+    uniformity_test,
+    wilson_interval,
+)
+
+
+def test_wilson_interval_matches_the_textbook_value():
+    # 81 successes in 263 trials: Wilson 95% interval [0.2553, 0.3662] (Newcombe 1998).
+    low, high = wilson_interval(81, 263)
+    assert low == pytest.approx(0.2553, abs=1e-4) and high == pytest.approx(0.3662, abs=1e-4)
+    assert all(math.isnan(v) for v in wilson_interval(0, 0))
+
+
+def test_bootstrap_interval_covers_the_mean_and_handles_degenerate_samples():
+    rng = np.random.default_rng(1)
+    values = rng.normal(10, 2, size=400)
+    low, high = bootstrap_interval(values)
+    sem = stats.sem(values)
+    # For a near-normal sample the percentile interval is close to mean +- 1.96 SEM.
+    assert low == pytest.approx(values.mean() - 1.96 * sem, abs=0.3 * sem)
+    assert high == pytest.approx(values.mean() + 1.96 * sem, abs=0.3 * sem)
+    assert bootstrap_interval(values) == (low, high)  # seeded
+    assert bootstrap_interval([3, 3, 3]) == (3.0, 3.0)
+    assert all(math.isnan(v) for v in bootstrap_interval([1.0]))
+
+
+def test_holm_matches_the_step_down_by_hand_and_keeps_missing_values():
+    # Sorted p = .01, .02, .03 with m = 3: .03, max(.04, .03), max(.03, .04) -> .03, .04, .04
+    adjusted = holm([0.03, 0.01, float("nan"), 0.02])
+    assert adjusted[[1, 3, 0]] == pytest.approx([0.03, 0.04, 0.04])
+    assert math.isnan(adjusted[2])
+    assert holm([0.5, 0.9]).tolist() == [1.0, 1.0]
+
+
+def test_uniformity_test_is_scipys_chisquare_with_cohens_w():
+    observed = [60.0, 40.0]
+    test = uniformity_test(observed)
+    reference = stats.chisquare(observed)
+    assert test.pvalue == pytest.approx(reference.pvalue)
+    assert test.effect == pytest.approx(math.sqrt(4.0 / 100))  # chi2 = 4, N = 100
+    assert uniformity_test([25, 25, 25, 25]).pvalue == pytest.approx(1.0)
+    assert math.isnan(uniformity_test([0, 0]).pvalue)
+
+
+def test_distribution_test_uses_mann_whitney_for_two_and_kruskal_for_more():
+    rng = np.random.default_rng(2)
+    a, b, c = rng.normal(0, 1, 50), rng.normal(1, 1, 50), rng.normal(0.5, 1, 50)
+    assert distribution_test([a, b]).pvalue == pytest.approx(
+        stats.mannwhitneyu(a, b, alternative="two-sided").pvalue)
+    assert distribution_test([a, b, c]).pvalue == pytest.approx(stats.kruskal(a, b, c).pvalue)
+    assert distribution_test([a, b]).effect == pytest.approx(cohens_d(b, a))
+    assert math.isnan(distribution_test([a, [1.0]]).pvalue)
+
+
+def test_cohens_d_and_h_known_values():
+    assert cohens_d([1, 2, 3], [2, 3, 4]) == pytest.approx(-1.0)
+    assert cohens_h(0.5, 0.5) == 0
+    assert cohens_h(0.75, 0.5) == pytest.approx(2 * math.asin(math.sqrt(0.75))
+                                                - 2 * math.asin(math.sqrt(0.5)))
+
+
+def test_paired_and_sign_and_excess_tests_match_scipy():
+    diff = np.array([1.5, 2.0, -0.5, 3.0, 1.0, 0.5, 2.5, -1.0])
+    assert paired_test(diff).pvalue == pytest.approx(stats.wilcoxon(diff).pvalue)
+    assert math.isnan(paired_test([0, 0, 0]).pvalue)
+    assert sign_test(15, 5).pvalue == pytest.approx(stats.binomtest(15, 20).pvalue)
+    assert sign_test(15, 5).effect > 0 > sign_test(5, 15).effect
+    observed = np.array([1, 0, 1, 1, 0, 1, 1, 0.5])
+    expected = np.full(8, 0.5)
+    assert excess_test(observed, expected).pvalue == pytest.approx(
+        stats.ttest_1samp(observed - expected, 0).pvalue)
+
+
+def test_adjusted_difference_without_strata_is_the_difference_of_means():
+    rng = np.random.default_rng(3)
+    x = rng.integers(0, 2, 2000)
+    y = rng.normal(0, 1, 2000) + 0.3 * x
+    result = adjusted_difference(y, x)
+    assert result.estimate == pytest.approx(y[x == 1].mean() - y[x == 0].mean())
+    # HC1 errors for a two-group comparison are Welch's; p-values agree at this size.
+    welch = stats.ttest_ind(y[x == 1], y[x == 0], equal_var=False)
+    assert result.pvalue == pytest.approx(welch.pvalue, rel=0.05)
+    assert result.low < result.estimate < result.high
+    assert (result.exposed, result.others) == (int(x.sum()), int((x == 0).sum()))
+
+
+def test_adjusted_difference_removes_a_confounder_through_strata():
+    # Simpson's paradox: inside each stratum exposure adds exactly 1, but the exposed rows sit
+    # mostly in the low stratum, so the raw difference is negative.
+    y = np.array([0, 1, 1, 1, 10, 10, 10, 11], dtype=float)
+    x = np.array([0, 1, 1, 1, 0, 0, 0, 1])
+    strata = np.array(["low"] * 4 + ["high"] * 4)
+    assert y[x == 1].mean() < y[x == 0].mean()
+    assert adjusted_difference(y, x, strata).estimate == pytest.approx(1.0)
+
+
+def test_adjusted_difference_clusters_undo_duplicated_rows():
+    rng = np.random.default_rng(4)
+    x = rng.integers(0, 2, 500)
+    y = rng.normal(0, 1, 500) + 0.2 * x
+    alone = adjusted_difference(y, x)
+    twice = adjusted_difference(np.repeat(y, 2), np.repeat(x, 2))
+    clustered = adjusted_difference(np.repeat(y, 2), np.repeat(x, 2),
+                                    clusters=np.repeat(np.arange(500), 2))
+    width = alone.high - alone.low
+    assert twice.high - twice.low == pytest.approx(width / math.sqrt(2), rel=0.02)
+    assert clustered.high - clustered.low == pytest.approx(width, rel=0.02)
+
+
+def test_adjusted_difference_reports_nothing_when_exposure_cannot_be_separated():
+    y = np.arange(6, dtype=float)
+    x = np.array([0, 0, 0, 1, 1, 1])
+    strata = np.array([0, 0, 0, 1, 1, 1])  # exposure is the stratum
+    result = adjusted_difference(y, x, strata)
+    assert math.isnan(result.estimate) and (result.exposed, result.others) == (3, 3)
