@@ -15,7 +15,8 @@ from zsim.components import Box
 from zsim.components.schema import REGIONS
 from zsim.decisions import Decision, IllegalChoice
 from zsim.options import GameOptions, OptionError
-from zsim.rules import rewards, scoring, setup, turn
+from zsim.rules import lisi, rewards, scoring, setup, turn
+from zsim.rules.lisi import LiSiSeat
 from zsim.rules.tables import Tables, compile_tables
 from zsim.state import GameState, PlayerState
 from zsim.view import PlayerView
@@ -87,6 +88,11 @@ class Game:
         self.rewards: list[dict[str, Any]] = []
         self.rng = random.Random(seed)
         self.state: GameState = setup.build_state(self, self.options, self.rng)
+        solo = [seat for seat, s in enumerate(strategies) if isinstance(s, LiSiSeat)]
+        if solo:
+            if n != 2 or len(solo) != 1:
+                raise ValueError("Li Si plays only in a 2-seat game against one player")
+            lisi.setup(self, solo[0], strategies[solo[0]].level)
         self.setup = self.setup_features()
         self.start_tiles = [""] * n
         self.views = [PlayerView(self, seat, random.Random(seed * 8 + seat + 1))
@@ -141,16 +147,21 @@ class Game:
                 state.court.clear()
                 state.court_free = True
             self.draw_cards()
-            while any(state.hands):
+            for _ in range(3 * rules.cards_per_suit_per_round):
                 for seat in state.turn_order:
-                    if state.hands[seat]:
+                    if state.lisi is not None and seat == state.lisi.seat:
+                        lisi.take_turn(self)
+                    elif state.hands[seat]:
                         turn.play_turn(self, state.players[seat])
             if self.log is not None:
                 self.say("--- Unification rewards ---")
             rewards.unification_phase(self)
+            if state.lisi is not None:
+                lisi.end_round(self)
         return self.result()
 
     def draw_cards(self) -> None:
+        """Each seat draws from every suit; Li Si's cards form his face-down Unification deck."""
         state = self.state
         for seat in state.turn_order:
             hand = state.hands[seat]
@@ -158,7 +169,10 @@ class Game:
                 for _ in range(self.rules.cards_per_suit_per_round):
                     if deck:
                         hand.append(deck.pop())
-            hand.sort()
+            if state.lisi is not None and seat == state.lisi.seat:
+                self.rng.shuffle(hand)
+            else:
+                hand.sort()
 
     def result(self) -> GameResult:
         scores = scoring.final_scores(self)
@@ -196,6 +210,7 @@ class Game:
             "mausoleum_layout": "|".join(
                 f"{spot.binding}:{spot.condition}" for spot in state.mausoleum),
             "first_player": state.turn_order[0],
+            "lisi_level": state.lisi.card.level if state.lisi is not None else 0,
         }
         for s, section in enumerate(state.walls, start=1):
             features[f"wall_tile_{s}"] = box.wall_tiles[section.wall_tile].id

@@ -7,6 +7,11 @@ Unification card is its printed number (1..120); Alchemist and Master Alchemist 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from zsim.rules.lisi import LiSi
+
 NO_ONE = -1
 
 
@@ -151,6 +156,7 @@ class GameState:
         "governor_slots",
         "hands",
         "large_on_board",
+        "lisi",
         "marker_column",
         "master_available",
         "mausoleum",
@@ -186,6 +192,7 @@ class GameState:
         self.turn_order: list[int] = list(range(n))
         self.marker_column: list[int] = [NO_ONE] * n  # aspect slot taken this round, per seat
         self.reward_board = 0  # index into box.unification_boards
+        self.lisi: LiSi | None = None  # solo mode only
 
     def copy(self) -> GameState:
         other = GameState.__new__(GameState)
@@ -209,4 +216,5 @@ class GameState:
         other.turn_order = self.turn_order[:]
         other.marker_column = self.marker_column[:]
         other.reward_board = self.reward_board
+        other.lisi = self.lisi.copy() if self.lisi is not None else None
         return other

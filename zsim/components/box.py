@@ -15,6 +15,7 @@ from zsim.components.schema import (
     MasterAlchemistCard,
     MausoleumTile,
     PalaceTile,
+    Solo,
     StartingTile,
     UnificationBoard,
     UnificationCard,
@@ -42,3 +43,4 @@ class Box:
     starting_tiles: tuple[StartingTile, ...]
     unification_boards: tuple[UnificationBoard, ...]
     mausoleum_tiles: tuple[MausoleumTile, ...]
+    solo: Solo  # Li Si's cards, for the solo mode

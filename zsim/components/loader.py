@@ -38,6 +38,7 @@ from zsim.components.schema import (
     MasterAlchemistCard,
     MausoleumTile,
     PalaceTile,
+    Solo,
     StartingTile,
     UnificationBoard,
     UnificationCard,
@@ -98,6 +99,7 @@ _FILES: dict[str, type[BaseModel]] = {
     "tiles.yaml": _TilesFile,
     "unification_boards.yaml": _BoardsFile,
     "mausoleum.yaml": _MausoleumFile,
+    "solo.yaml": Solo,
 }
 
 # Closed sets of values that deserve a name in error messages.
@@ -545,6 +547,7 @@ class _Parts:
     tiles: _TilesFile
     boards: _BoardsFile
     mausoleum: _MausoleumFile
+    solo: Solo
 
 
 # Where an ability is used, and what that place lacks: a region ("here"), a colour of its own
@@ -566,11 +569,33 @@ _LACKS = {
 
 def _cross_checks(parts: _Parts) -> list[str]:
     return [
+        *_solo_problems(parts),
         *_reference_problems(parts),
         *_supply_problems(parts),
         *_mausoleum_tile_problems(parts),
         *_round_problems(parts),
     ]
+
+
+def _solo_problems(parts: _Parts) -> list[str]:
+    """Li Si cards must name existing action and scoring cards; numbers must be unique."""
+    source, solo = parts.sources["solo.yaml"], parts.solo
+    numbers = [card.number for card in solo.action_cards]
+    faces = {card.id for card in solo.scoring_cards}
+    problems = [
+        source.problem(("action_cards",), f"action card number {n} is given twice")
+        for n, times in Counter(numbers).items() if times > 1
+    ]
+    for i, card in enumerate(solo.lisi_cards):
+        for j, number in enumerate(card.actions):
+            if number not in numbers:
+                problems.append(source.problem(("lisi_cards", i, "actions", j),
+                                               f"no action card number {number}"))
+        for key in ("scoring_top", "scoring_bottom"):
+            if getattr(card, key) not in faces:
+                problems.append(source.problem(("lisi_cards", i, key),
+                                               f"no scoring card {getattr(card, key)!r}"))
+    return problems
 
 
 def _references(parts: _Parts) -> Iterator[tuple[str, KeyPath, str, str]]:
@@ -735,7 +760,7 @@ def _read_box(directory: Path, overrides: Sequence[tuple[str, Any]] = ()
     parts = _Parts(
         sources, models["board.yaml"], models["abilities.yaml"], models["cards.yaml"],
         models["alchemists.yaml"], models["tiles.yaml"], models["unification_boards.yaml"],
-        models["mausoleum.yaml"],
+        models["mausoleum.yaml"], models["solo.yaml"],
     )
     problems = _cross_checks(parts)
     if problems:
@@ -759,4 +784,5 @@ def _assemble(directory: Path, parts: _Parts) -> Box:
         starting_tiles=tiles.starting_tiles,
         unification_boards=parts.boards.boards,
         mausoleum_tiles=parts.mausoleum.tiles,
+        solo=parts.solo,
     )

@@ -385,3 +385,86 @@ class Board(Assumable):
     wall: WallLayout
     mausoleum: MausoleumLayout
     rules: Rules
+
+
+# --- solo mode: Li Si ------------------------------------------------------------------------
+
+
+class LiSiAction(Assumable):
+    """One of Li Si's 24 action cards. ``use`` says whether it leaves the game once played.
+
+    unification: tuck the top card of his Unification deck (``count`` times).
+    elixir: move his Ship ``steps`` spaces.
+    governor: ``regions`` priority; ``pattern`` first_bonus_left (1 Governor), two_bonus_right
+      (2 Governors, same region), area (1 Governor); ``fallback`` majority (card 14).
+    palace: ``regions`` priority, ``tokens`` order of large tokens, ``take_tile``; ``fallback``
+      first_region (cards 18-19).
+    wall: ``sites`` priority (1-based), ``arrow`` left/right section, ``pattern``
+      right_emperor / left_emperor / left; ``fallback`` last_section (cards 23-24).
+    """
+
+    number: int = Field(ge=1)
+    kind: Literal["unification", "elixir", "governor", "palace", "wall"]
+    use: Literal["one_time", "ongoing"]
+    count: int = Field(1, ge=1)
+    steps: int = Field(0, ge=0)
+    regions: tuple[Region, ...] = ()
+    pattern: Literal[
+        "", "first_bonus_left", "two_bonus_right", "area", "right_emperor", "left_emperor",
+        "left",
+    ] = ""
+    tokens: tuple[Suit, ...] = ()
+    take_tile: bool = False
+    sites: tuple[int, ...] = ()
+    arrow: Literal["", "left", "right"] = ""
+    fallback: Literal["", "majority", "first_region", "last_section"] = ""
+
+    @model_validator(mode="after")
+    def _fields_fit_kind(self) -> LiSiAction:
+        needs = {
+            "elixir": self.steps > 0,
+            "governor": bool(self.regions) and self.pattern in (
+                "first_bonus_left", "two_bonus_right", "area"),
+            "palace": bool(self.regions) and bool(self.tokens),
+            "wall": bool(self.sites) and bool(self.arrow) and self.pattern in (
+                "right_emperor", "left_emperor", "left"),
+            "unification": True,
+        }[self.kind]
+        if not needs:
+            raise ValueError(f"a {self.kind} action card is missing its parameters "
+                             "(see the LiSiAction fields)")
+        return self
+
+
+class ScoringCard(Assumable):
+    """One face of Li Si's scoring cards: Wall VP by tier, and a Governor or an Elixir line."""
+
+    id: Literal["A", "B", "C", "D"]
+    wall: tuple[int, int, int]
+    governor: Literal["", "split_ties", "wins_ties"] = ""
+    elixir_bonus: int | None = None  # added to the Ship value; None: no Elixir line
+
+    @model_validator(mode="after")
+    def _one_bottom_line(self) -> ScoringCard:
+        if bool(self.governor) == (self.elixir_bonus is not None):
+            raise ValueError("a scoring card has either a governor line or an elixir_bonus")
+        return self
+
+
+class LiSiCard(Assumable):
+    """One difficulty level: the 9 action cards, the scoring cards (top one whole, the bottom
+    line of the other), his turn-order position, Ship start and extra unlocked soldiers."""
+
+    level: int = Field(ge=1)
+    actions: tuple[int, ...] = Field(min_length=1)
+    scoring_top: Literal["A", "B", "C", "D"]
+    scoring_bottom: Literal["A", "B", "C", "D"]
+    turn_position: Literal[1, 2]
+    ship: int = Field(0, ge=0)
+    unlocked_soldiers: int = Field(0, ge=0)
+
+
+class Solo(Assumable):
+    action_cards: tuple[LiSiAction, ...]
+    scoring_cards: tuple[ScoringCard, ...]
+    lisi_cards: tuple[LiSiCard, ...]

@@ -6,7 +6,7 @@ from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING
 
 from zsim.components.schema import SUITS
-from zsim.rules import effects, mausoleum, pieces
+from zsim.rules import effects, lisi, mausoleum, pieces
 from zsim.rules.common import SUIT_NAMES, count
 from zsim.rules.tables import SUIT_INDEX
 from zsim.state import NO_ONE, PlayerState
@@ -37,8 +37,12 @@ def unification_phase(g: Game) -> None:
         reward_id = aspect.rewards[state.round - 1]
         award(g, SUIT_INDEX[aspect.aspect], column, reward_id)
     new_turn_order(g)
+    lisi_seat = state.lisi.seat if state.lisi is not None else NO_ONE
     for seat in state.turn_order:
-        unlock_with_tokens(g, state.players[seat])
+        if seat == lisi_seat:
+            lisi.spend_leftover_tokens(g, state.players[seat])
+        else:
+            unlock_with_tokens(g, state.players[seat])
     for seat in state.turn_order:
         enforce_token_limits(g, state.players[seat])
 
@@ -53,6 +57,9 @@ def award(g: Game, suit: int, column: int, reward_id: str) -> None:
     ctx = effects.Context(NO_ONE, 0, suit, "vp_rewards")
     for seat in contenders:
         p = state.players[seat]
+        if state.lisi is not None and seat == state.lisi.seat:
+            take_reward(g, p, suit, column, reward_id)  # he takes it away from you
+            return
         if not effects.feasible_options(g, p, ability, ctx, full=True):
             if g.log is not None:
                 g.say(f"{g.name(p)} cannot take the {SUITS[suit]} reward")
@@ -78,6 +85,8 @@ def take_reward(g: Game, p: PlayerState, suit: int, column: int, reward_id: str)
     g.record_reward(p.seat, SUITS[suit], reward_id)
     if g.log is not None:
         g.say(f"{g.name(p)} takes the {SUIT_NAMES[suit]} reward: {ability.text}")
+    if state.lisi is not None and p.seat == state.lisi.seat:
+        return  # Li Si gains nothing from it
     ctx = effects.Context(NO_ONE, 0, suit, "vp_rewards")
     options = effects.feasible_options(g, p, ability, ctx, full=True)
     pick = g.ask(p.seat, "ability_option", options, {"reward": reward_id})
@@ -138,6 +147,9 @@ def enforce_token_limits(g: Game, p: PlayerState) -> None:
     for s in range(3):
         state.large_on_board[s] += p.large[s]
         p.large[s] = 0
+    if state.lisi is not None and p.seat == state.lisi.seat:
+        lisi.discard_extra_tokens(g, p)
+        return
     keep = g.rules.small_token_keep
     while sum(p.tokens) > keep:
         suit = g.ask(p.seat, "discard_token", [s for s in range(3) if p.tokens[s]])

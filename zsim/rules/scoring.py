@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from zsim.rules import mausoleum
+from zsim.rules import lisi, mausoleum
 from zsim.rules.effects import region_meets
 from zsim.rules.pieces import card_type_counts
 from zsim.state import PlayerState
@@ -24,15 +24,22 @@ CATEGORIES = IN_GAME_CATEGORIES + END_CATEGORIES
 
 
 def majority_vp(g: Game) -> list[int]:
-    """Per region, the most Governors scores; tied leaders split the VP, rounded down."""
+    """Per region, the most Governors scores; tied leaders split the VP, rounded down. Against
+    Li Si, his Governor line may instead win him every tie."""
     state = g.state
     prize = g.rules.governor_majority_vp[state.n]
+    lisi_wins_ties = False
+    if state.lisi is not None:
+        _, governor_line, _ = lisi.scoring_lines(g)
+        lisi_wins_ties = governor_line is not None and governor_line.governor == "wins_ties"
     vp = [0] * state.n
     for counts in state.governor_count:
         top = max(counts)
         if not top:
             continue
         leaders = [s for s, c in enumerate(counts) if c == top]
+        if lisi_wins_ties and state.lisi.seat in leaders:
+            leaders = [state.lisi.seat]
         for s in leaders:
             vp[s] += prize // len(leaders)
     return vp
@@ -77,17 +84,37 @@ def extra_soldier_vp(g: Game, p: PlayerState) -> int:
     return table[min(p.entrance, len(table) - 1)]
 
 
+def lisi_wall_vp(g: Game, p: PlayerState) -> list[tuple[int, int, int]]:
+    """Li Si's Walls score by tier from his top scoring card, whatever the Wall tile."""
+    wall_card, _, _ = lisi.scoring_lines(g)
+    return [(s, section.tiers[slot], wall_card.wall[section.tiers[slot] - 1])
+            for s, section in enumerate(g.state.walls)
+            for slot, holder in enumerate(section.slots) if holder == p.seat]
+
+
+def lisi_elixir_vp(g: Game, p: PlayerState) -> int:
+    _, _, elixir_line = lisi.scoring_lines(g)
+    if elixir_line is None:
+        return 0
+    alchemist_cards = card_type_counts(g, p.tableau_cards())[3]
+    return alchemist_cards * (g.t.box.board.elixir.vp[p.ship] + elixir_line.elixir_bonus)
+
+
 def final_scores(g: Game) -> list[dict[str, int]]:
     """Every player's VP by category; in-game categories come from the running tallies."""
     majorities = majority_vp(g)
     line_vp = g.rules.mausoleum_line_vp
+    lisi_seat = g.state.lisi.seat if g.state.lisi is not None else -1
     scores = []
     for p in g.state.players:
-        walls = wall_vp(g, p)
+        is_lisi = p.seat == lisi_seat
+        walls = lisi_wall_vp(g, p) if is_lisi else wall_vp(g, p)
         g.record_walls(p.seat, walls)
         row = {c: p.vp.get(c, 0) for c in IN_GAME_CATEGORIES}
+        if is_lisi:
+            row["vp_palace_tiles"] += lisi.palace_tile_vp(g, p)
         row["vp_majorities"] = majorities[p.seat]
-        row["vp_elixir"] = elixir_vp(g, p)
+        row["vp_elixir"] = lisi_elixir_vp(g, p) if is_lisi else elixir_vp(g, p)
         row["vp_mausoleum_lines"] = line_vp * mausoleum.lines(g, p.seat)
         row["vp_walls"] = sum(vp for _, _, vp in walls)
         row["vp_extra_soldiers"] = extra_soldier_vp(g, p)

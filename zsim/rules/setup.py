@@ -107,11 +107,12 @@ def deal_starting_tiles(g: Game, rng: random.Random) -> None:
     box, state = g.t.box, g.state
     pool = [i for i, tile in enumerate(box.starting_tiles) for _ in range(tile.copies)]
     rng.shuffle(pool)
+    lisi_seat = state.lisi.seat if state.lisi is not None else NO_ONE
     dealt = {seat: [pool.pop() for _ in range(g.rules.starting_tiles_dealt)]
-             for seat in state.turn_order}
+             for seat in state.turn_order if seat != lisi_seat}
     chosen = {seat: g.ask(seat, "start_tile", sorted(set(tiles)))
               for seat, tiles in dealt.items()}
-    for seat in state.turn_order:
+    for seat in chosen:
         p = state.players[seat]
         tile = box.starting_tiles[chosen[seat]]
         g.start_tiles[seat] = tile.id

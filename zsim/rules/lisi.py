@@ -1,0 +1,378 @@
+"""Solo mode: Li Si, an automaton that plays from a 9-card action deck.
+
+Li Si never makes a decision: his action cards decide, in priority order, and where the rules
+leave a draw to chance (his Alchemist card, his Master Alchemist card) the game's RNG decides.
+He sits in a 2-player game as an ordinary seat whose pieces live in an ordinary PlayerState
+(his Officials stay in his supply and his Unrest stays at 0: he uses neither).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from zsim.components.schema import LiSiAction, LiSiCard, ScoringCard
+from zsim.rules import effects, mausoleum
+from zsim.rules.common import REGION_NAMES, SUIT_NAMES, add_vp, count, gain_small_tokens
+from zsim.rules.tables import REGION_INDEX, SUIT_INDEX
+from zsim.state import NO_ONE, PlayerState
+
+if TYPE_CHECKING:
+    from zsim.game import Game
+
+
+class LiSiSeat:
+    """Stands in a seat's strategy slot to say "Li Si plays here"; it is never asked anything."""
+
+    description = "the solo-mode automaton at a difficulty level (1-4)"
+
+    def __init__(self, level: int) -> None:
+        self.level = level
+        self.name = f"lisi-{level}"
+
+    def choose(self, view: Any, decision: Any) -> Any:
+        raise RuntimeError("Li Si plays from his action deck and is never asked a decision")
+
+
+class LiSi:
+    """Li Si's own state besides his pieces: his action deck and the Palace tiles he keeps."""
+
+    __slots__ = ("card", "deck", "discard", "palace_tiles", "removed", "seat")
+
+    def __init__(self, seat: int, card: LiSiCard) -> None:
+        self.seat = seat
+        self.card = card
+        self.deck: list[int] = list(card.actions)  # draw from the end
+        self.discard: list[int] = []
+        self.removed: list[int] = []  # one-time cards already played
+        self.palace_tiles: list[tuple[int, int]] = []  # (region, Palace tile kind) on his board
+
+    def copy(self) -> LiSi:
+        other = LiSi.__new__(LiSi)
+        other.seat = self.seat
+        other.card = self.card
+        other.deck = self.deck[:]
+        other.discard = self.discard[:]
+        other.removed = self.removed[:]
+        other.palace_tiles = self.palace_tiles[:]
+        return other
+
+
+# --- setup and the round ----------------------------------------------------------------------
+
+
+def setup(g: Game, seat: int, level: int) -> None:
+    """Prepare Li Si from his card: action deck, turn-order place, Ship, unlocked soldiers."""
+    cards = {c.level: c for c in g.t.box.solo.lisi_cards}
+    if level not in cards:
+        raise ValueError(f"no Li Si card for level {level}; levels: {sorted(cards)}")
+    card = cards[level]
+    state = g.state
+    lisi = LiSi(seat, card)
+    g.rng.shuffle(lisi.deck)
+    state.lisi = lisi
+    p = state.players[seat]
+    p.ship = card.ship
+    moved = min(card.unlocked_soldiers, p.soldiers)
+    p.soldiers -= moved
+    p.entrance += moved
+    human = [s for s in range(state.n) if s != seat]
+    state.turn_order = [seat, *human] if card.turn_position == 1 else [*human, seat]
+
+
+def end_round(g: Game) -> None:
+    """His unused Unification cards leave the game; his discard pile is shuffled back in."""
+    state = g.state
+    lisi = state.lisi
+    state.discard.extend(state.hands[lisi.seat])
+    state.hands[lisi.seat].clear()
+    lisi.deck.extend(lisi.discard)
+    lisi.discard.clear()
+    g.rng.shuffle(lisi.deck)
+
+
+def action_card(g: Game, number: int) -> LiSiAction:
+    return next(c for c in g.t.box.solo.action_cards if c.number == number)
+
+
+def take_turn(g: Game) -> None:
+    """Draw the top action card, carry it out, then validate Mausoleum tiles."""
+    lisi = g.state.lisi
+    p = g.state.players[lisi.seat]
+    if not lisi.deck:  # more one-time cards gone than turns left: reuse the discard pile
+        lisi.deck, lisi.discard = lisi.discard, []
+        g.rng.shuffle(lisi.deck)
+    if not lisi.deck:
+        return
+    number = lisi.deck.pop()
+    card = action_card(g, number)
+    if g.log is not None:
+        g.say(f"{g.name(p)} reveals action card {number} ({card.kind}, {card.use})")
+    ACTIONS[card.kind](g, p, card)
+    (lisi.removed if card.use == "one_time" else lisi.discard).append(number)
+    count(p, f"lisi_{card.kind}")
+    validate(g, p)
+
+
+# --- the five action kinds ----------------------------------------------------------------------
+
+
+def unification(g: Game, p: PlayerState, card: LiSiAction) -> None:
+    """Tuck his next Unification card from Chu towards this round's region; with no room there,
+    the card goes to the Court for one token of each colour."""
+    state, rules = g.state, g.rules
+    deck = state.hands[p.seat]
+    for _ in range(card.count):
+        if not deck:
+            return
+        number = deck.pop()
+        room = [r for r in range(min(state.round, 5))
+                if len(p.tableau[r]) < rules.region_card_limit]
+        if room:
+            region = room[0]
+            slot = len(p.tableau[region])
+            p.tableau[region].append(number)
+            suit = g.t.card_type[number]
+            got = gain_small_tokens(g, p, suit, rules.tokens_per_slot[slot])
+            count(p, f"cards_{SUIT_NAMES[suit].lower()}")
+            if g.log is not None:
+                g.say(f"  tucks {g.t.card_name[number]} in {REGION_NAMES[region]}: "
+                      f"+{got} {SUIT_NAMES[suit]} token(s)")
+        else:
+            state.court.append(number)
+            state.court_free = False
+            for suit in range(3):
+                gain_small_tokens(g, p, suit, 1)
+            if g.log is not None:
+                g.say(f"  lays {g.t.card_name[number]} at Court for one token of each colour")
+
+
+def elixir(g: Game, p: PlayerState, card: LiSiAction) -> None:
+    """Move the Ship; each Elixir symbol unlocks a soldier or places a random Alchemist card in
+    this round's region (a card first while there is room, when a soldier already waits)."""
+    route = g.t.box.board.elixir
+    start = p.ship
+    p.ship = min(len(route.vp) - 1, start + card.steps)
+    if g.log is not None:
+        g.say(f"  moves the Ship {start} -> {p.ship}")
+    unlock_only = p.entrance == 0
+    region = min(g.state.round, 5) - 1
+    for space in range(start + 1, p.ship + 1):
+        if space == route.master_alchemist_space and not p.master_taken \
+                and g.state.master_available:
+            master = g.rng.choice(g.state.master_available)
+            g.state.master_available.remove(master)
+            p.alchemist_supply.append(master)
+            p.master_taken = True
+        if space not in route.elixir_spaces:
+            continue
+        room = len(p.tableau[region]) < g.rules.region_card_limit
+        if unlock_only or not p.alchemist_supply or not room:
+            unlock(g, p, 1)
+        else:
+            alchemist = g.rng.choice(p.alchemist_supply)
+            p.alchemist_supply.remove(alchemist)
+            p.tableau[region].append(alchemist)
+            count(p, "alchemist_cards_placed")
+            if g.log is not None:
+                g.say(f"  places {g.t.card_name[alchemist]} in {REGION_NAMES[region]}")
+
+
+def governor(g: Game, p: PlayerState, card: LiSiAction) -> None:
+    """One or two Governors in the first listed region whose Mausoleum tile lacks his soldier;
+    he never takes the bonus of the slot he occupies."""
+    regions = [REGION_INDEX[r] for r in card.regions]
+    target = _first_open_region(g, p, regions)
+    if target is None and card.fallback == "majority":
+        target = next((r for r in regions if not _holds_majority(g, p, r)), None)
+    if target is None:
+        return
+    state = g.state
+    slots = state.governor_slots[target]
+    free = [i for i, (_, holder) in enumerate(slots) if holder == NO_ONE]
+    if card.pattern == "two_bonus_right":
+        wanted, chosen = 2, list(reversed(free))[:2]
+    elif card.pattern == "first_bonus_left":
+        wanted, chosen = 1, free[:1]
+    else:
+        wanted, chosen = 1, []
+    placed = min(wanted, p.governors)
+    for k in range(placed):
+        if k < len(chosen):
+            slots[chosen[k]][1] = p.seat
+        p.governors -= 1
+        state.governor_count[target][p.seat] += 1
+        count(p, "governors")
+    if g.log is not None:
+        g.say(f"  installs {placed} Governor(s) in {REGION_NAMES[target]}")
+
+
+def palace(g: Game, p: PlayerState, card: LiSiAction) -> None:
+    """A Palace in the first listed region whose Mausoleum tile lacks his soldier: 6 VP, a large
+    token in the card's order, and the region's Palace tile kept for the end when called for."""
+    if not p.palaces:
+        return
+    regions = [REGION_INDEX[r] for r in card.regions]
+    target = _first_open_region(g, p, regions)
+    if target is None and card.fallback == "first_region":
+        target = regions[0]
+    if target is None:
+        return
+    state = g.state
+    p.palaces -= 1
+    state.palace_count[target][p.seat] += 1
+    count(p, "palaces")
+    add_vp(g, p, "vp_palaces", g.rules.palace_vp)
+    for suit in (SUIT_INDEX[s] for s in card.tokens):
+        if state.large_on_board[suit]:
+            state.large_on_board[suit] -= 1
+            p.large[suit] += 1
+            break
+    if card.take_tile and state.palace_tiles[target]:
+        g.state.lisi.palace_tiles.append((target, state.palace_tiles[target].pop(0)))
+    if g.log is not None:
+        g.say(f"  builds a Palace in {REGION_NAMES[target]} (+{g.rules.palace_vp} VP)")
+
+
+def wall(g: Game, p: PlayerState, card: LiSiAction) -> None:
+    """A Wall at the first listed site whose Mausoleum tile lacks his soldier, in the section the
+    arrow points to (the other one if he is there already)."""
+    if not p.walls:
+        return
+    state = g.state
+    open_sites = [s - 1 for s in card.sites if not _has_soldier_on(g, p, f"site{s}")]
+    order = [0, 1] if card.arrow == "left" else [1, 0]
+    per_site = g.t.box.board.wall.sections_per_site
+    choices = [site * per_site + k for site in open_sites for k in order]
+    if not open_sites and card.fallback == "last_section":
+        choices = list(range(len(state.walls)))[::-1]
+    for s in choices:
+        section = state.walls[s]
+        if p.seat in section.slots or NO_ONE not in section.slots:
+            continue
+        slots = range(len(section.slots))
+        ordered = reversed(slots) if card.pattern == "right_emperor" else slots
+        slot = next(i for i in ordered if section.slots[i] == NO_ONE)
+        if all(h == NO_ONE for h in section.slots):
+            section.first_builder = p.seat
+        section.slots[slot] = p.seat
+        p.walls -= 1
+        count(p, "walls")
+        if card.pattern != "left" and section.emperor_tile != NO_ONE:
+            section.emperor_tile = NO_ONE  # taken out of play
+            count(p, "emperor_tiles")
+        if g.log is not None:
+            g.say(f"  builds a Wall in section {s + 1}, slot {slot + 1}")
+        return
+
+
+ACTIONS = {
+    "unification": unification,
+    "elixir": elixir,
+    "governor": governor,
+    "palace": palace,
+    "wall": wall,
+}
+
+
+# --- Mausoleum ----------------------------------------------------------------------------------
+
+
+def _has_soldier_on(g: Game, p: PlayerState, binding: str) -> bool:
+    return any(spot.binding == binding and p.seat in spot.slots for spot in g.state.mausoleum)
+
+
+def _first_open_region(g: Game, p: PlayerState, regions: list[int]) -> int | None:
+    return next((r for r in regions if not _has_soldier_on(g, p, REGION_NAMES[r].lower())),
+                None)
+
+
+def _holds_majority(g: Game, p: PlayerState, region: int) -> bool:
+    counts = g.state.governor_count[region]
+    return counts[p.seat] > max(c for s, c in enumerate(counts) if s != p.seat)
+
+
+def condition_met(g: Game, p: PlayerState, spot_index: int) -> bool:
+    """As for players, except the Council and Workforce tiles, which need Officials and Workers
+    Li Si never has: he meets them with a Palace or a Governor in the region."""
+    spot = g.state.mausoleum[spot_index]
+    if spot.condition in ("council", "workforce"):
+        return (g.state.palace_count[spot.where][p.seat] > 0
+                or g.state.governor_count[spot.where][p.seat] > 0)
+    return mausoleum.condition_met(g, p, spot_index)
+
+
+def validate(g: Game, p: PlayerState) -> None:
+    """Place a waiting soldier on every tile whose condition he meets, in grid order."""
+    for spot in mausoleum.free_spots(g, p):
+        if not p.entrance:
+            return
+        if condition_met(g, p, spot):
+            mausoleum.place_soldier(g, p, spot)
+
+
+def unlock(g: Game, p: PlayerState, amount: int) -> None:
+    moved = min(amount, p.soldiers)
+    p.soldiers -= moved
+    p.entrance += moved
+    if moved and g.log is not None:
+        g.say(f"  unlocks {moved} Terracotta Soldier(s)")
+
+
+# --- Phase 3 ------------------------------------------------------------------------------------
+
+
+def spend_leftover_tokens(g: Game, p: PlayerState) -> None:
+    """With 3+ token value left, unlock as many soldiers as possible: large tokens first, then
+    small tokens of the colour he holds most."""
+    rules, state = g.rules, g.state
+    while p.soldiers:
+        value = sum(p.tokens) + rules.large_token_value * sum(p.large)
+        if value < rules.unlock_cost:
+            break
+        due = rules.unlock_cost
+        while due > 0:
+            large = next((s for s in range(3) if p.large[s]), None)
+            if large is not None and (due >= rules.large_token_value or not sum(p.tokens)):
+                p.large[large] -= 1
+                state.large_on_board[large] += 1
+                due -= rules.large_token_value
+            else:
+                suit = max(range(3), key=lambda s: p.tokens[s])
+                p.tokens[suit] -= 1
+                state.supply[suit] += 1
+                due -= 1
+        unlock(g, p, 1)
+        count(p, "soldiers_bought")
+    validate(g, p)
+
+
+def discard_extra_tokens(g: Game, p: PlayerState) -> None:
+    """Over the limit, he returns small tokens of the colour he holds most."""
+    while sum(p.tokens) > g.rules.small_token_keep:
+        suit = max(range(3), key=lambda s: p.tokens[s])
+        p.tokens[suit] -= 1
+        g.state.supply[suit] += 1
+
+
+# --- end-game scoring ---------------------------------------------------------------------------
+
+
+def scoring_lines(g: Game) -> tuple[ScoringCard, ScoringCard | None, ScoringCard | None]:
+    """(Wall card, Governor-line card, Elixir-line card): the top card counts whole, the bottom
+    card only for its last line."""
+    faces = {c.id: c for c in g.t.box.solo.scoring_cards}
+    card = g.state.lisi.card
+    top, bottom = faces[card.scoring_top], faces[card.scoring_bottom]
+    governor_line = next((c for c in (top, bottom) if c.governor), None)
+    elixir_line = next((c for c in (top, bottom) if c.elixir_bonus is not None), None)
+    return top, governor_line, elixir_line
+
+
+def palace_tile_vp(g: Game, p: PlayerState) -> int:
+    """The Palace tiles on his board score their VP (Unrest costs do not apply to him)."""
+    total = 0
+    for region, kind in g.state.lisi.palace_tiles:
+        ability = g.t.box.abilities[g.t.box.palace_tiles[kind].ability]
+        ctx = effects.Context(region, 0, NO_ONE, "vp_palace_tiles")
+        total += effects.steps_vp(g, p, ability.options[0], ctx)
+    return total
