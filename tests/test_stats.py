@@ -46,9 +46,10 @@ def test_bootstrap_interval_covers_the_mean_and_handles_degenerate_samples():
 def test_holm_matches_the_step_down_by_hand_and_keeps_missing_values():
     # Sorted p = .01, .02, .03 with m = 3: .03, max(.04, .03), max(.03, .04) -> .03, .04, .04
     adjusted = holm([0.03, 0.01, float("nan"), 0.02])
-    assert adjusted[[1, 3, 0]] == pytest.approx([0.03, 0.04, 0.04])
+    assert [adjusted[1], adjusted[3], adjusted[0]] == pytest.approx([0.03, 0.04, 0.04])
     assert math.isnan(adjusted[2])
-    assert holm([0.5, 0.9]).tolist() == [1.0, 1.0]
+    assert holm([0.5, 0.9]) == [1.0, 1.0]
+    assert holm([]) == []
 
 
 def test_uniformity_test_is_scipys_chisquare_with_cohens_w():

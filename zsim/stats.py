@@ -1,4 +1,4 @@
-"""Statistics shared by the run summary and the reports.
+"""Statistics shared by the run summary, the reports and the regression gate.
 
 Every interval and test the reports show comes from here, so one place decides how a win rate's
 uncertainty is computed or which test judges seat fairness. The heavy lifting is done by scipy and
@@ -13,6 +13,7 @@ conventional "small" benchmarks are in ``SMALL_EFFECT``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -21,8 +22,14 @@ import pandas as pd
 import statsmodels.api as sm
 from numpy.typing import ArrayLike
 from scipy import stats
+from scipy.stats import t as student_t
 from statsmodels.stats.multitest import multipletests
-from statsmodels.stats.proportion import proportion_confint, proportion_effectsize
+from statsmodels.stats.proportion import (
+    confint_proportions_2indep,
+    proportion_confint,
+    proportion_effectsize,
+    proportions_ztest,
+)
 
 #: Cohen's benchmarks for a "small" effect of each standardised kind.
 SMALL_EFFECT = {"d": 0.2, "h": 0.2, "w": 0.1}
@@ -62,18 +69,61 @@ def bootstrap_interval(values: ArrayLike, statistic: Callable[..., float] = np.m
     return float(result.confidence_interval.low), float(result.confidence_interval.high)
 
 
-def holm(pvalues: Sequence[float]) -> np.ndarray:
-    """Holm-adjusted p-values (family-wise error control); missing p-values stay missing.
+def welch_test_from_stats(mean1: float, sd1: float, n1: int, mean2: float, sd2: float, n2: int,
+                          confidence: float = 0.95) -> tuple[float, float, float, float]:
+    """Welch's t-test of ``mean2 - mean1`` from summary statistics alone.
 
-    Holm controls the chance of any false finding among all the tests of a report, like
-    Bonferroni, but is uniformly more powerful.
+    Returns (difference, interval low, interval high, two-sided p-value). It needs only n, mean
+    and SD of each sample, so a stored summary can be tested against a new run without the
+    raw rows. The interval and the p-value come from the same Welch-Satterthwaite degrees of
+    freedom (scipy's ``ttest_ind_from_stats`` gives the same p-value but no interval). When
+    neither sample varies the answer is certain: p is 1 for equal means, 0 otherwise.
+    """
+    diff = mean2 - mean1
+    var1, var2 = sd1 * sd1 / n1, sd2 * sd2 / n2
+    se = math.sqrt(var1 + var2)
+    if se == 0:
+        return diff, diff, diff, 1.0 if diff == 0 else 0.0
+    df = (var1 + var2) ** 2 / sum(v * v / (n - 1) for v, n in ((var1, n1), (var2, n2)) if v > 0)
+    half = float(student_t.ppf(0.5 + confidence / 2, df)) * se
+    p = float(2 * student_t.sf(abs(diff) / se, df))
+    return diff, diff - half, diff + half, p
+
+
+def two_proportion_test(wins1: float, n1: float, wins2: float, n2: float,
+                        confidence: float = 0.95) -> tuple[float, float, float, float]:
+    """Two-proportion z-test of ``rate2 - rate1``, with Newcombe's interval for the difference.
+
+    Returns (difference, interval low, interval high, two-sided p-value). Wins may be
+    fractional (shared wins count 1/k); outcomes in [0, 1] vary no more than Bernoulli ones,
+    so the pooled binomial variance keeps the test conservative. Newcombe's interval is built
+    from Wilson intervals and, like them, behaves near 0 and 1. When both rates are 0 (or
+    both 1) the pooled variance is 0 and the rates are equal: p is 1.
+    """
+    diff = wins2 / n2 - wins1 / n1
+    low, high = confint_proportions_2indep(wins2, n2, wins1, n1, method="newcomb",
+                                           alpha=1 - confidence)
+    pooled = (wins1 + wins2) / (n1 + n2)
+    if pooled in (0, 1):
+        return diff, float(low), float(high), 1.0
+    _, p = proportions_ztest([wins2, wins1], [n2, n1])
+    return diff, float(low), float(high), float(p)
+
+
+def holm(pvalues: Sequence[float]) -> list[float]:
+    """Holm-adjusted p-values: compare each with alpha to keep the family-wise error at alpha.
+
+    Holm's step-down procedure holds for any dependence between the tests (VP categories of
+    one strategy, win rates of one table) and is uniformly more powerful than Bonferroni.
+    A missing (NaN) p-value, from a test that could not be run, stays missing and does not
+    count towards the number of tests.
     """
     p = np.asarray(pvalues, dtype=float)
     adjusted = np.full(p.shape, np.nan)
     present = ~np.isnan(p)
     if present.any():
         adjusted[present] = multipletests(p[present], method="holm")[1]
-    return adjusted
+    return [float(v) for v in adjusted]
 
 
 @dataclass(frozen=True)
