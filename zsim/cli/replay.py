@@ -37,9 +37,9 @@ def command(ctx: click.Context, run_dir: Path, game: int, as_json: bool) -> None
         raise click.ClickException(f"run has games 0..{experiment.games - 1}, not {game}")
     plan = experiment.schedule().plan(game)
     _check_recorded_seed(run_dir, game, plan.seed)
-    if box_digest(Path(manifest["box_dir"])) != manifest["box_digest"]:
-        click.echo(f"warning: the component files in {manifest['box_dir']} changed since the "
-                   f"run; this replay follows the current rules", err=True)
+    if box_digest(experiment.box_dir()) != manifest["box_digest"]:
+        click.echo(f"warning: the component files in {experiment.box_dir()} changed since "
+                   f"the run; this replay follows the current rules", err=True)
     variants = tuple(f"{k}={v}" for k, v in experiment.variants.items())
     if not as_json:
         seats = " ".join(f"-s {name}" for name in plan.strategies)
@@ -48,7 +48,7 @@ def command(ctx: click.Context, run_dir: Path, game: int, as_json: bool) -> None
                    f"-n {plan.n_players} --seed {plan.seed} {seats}{variant_args}")
     ctx.invoke(play.command, players=plan.n_players, seed=plan.seed,
                strategy_names=plan.strategies, variants=variants,
-               box_dir=manifest["box_dir"], as_json=as_json)
+               box_dir=str(experiment.box_dir()), as_json=as_json)
 
 
 def _check_recorded_seed(run_dir: Path, game: int, seed: int) -> None:

@@ -73,6 +73,7 @@ def start_run(experiment: Experiment, out: Path, *, source: str = "experiment",
     Everything that can be wrong (strategies, box, output directory) is checked before any game
     runs. ``strategies`` maps lineup names to instances, for bots that the registry cannot name.
     """
+    experiment = experiment.with_overrides(source, box=str(experiment.box_dir().resolve()))
     context = _context(experiment, source, strategies)
     writer.prepare_out(out)
     manifest = {
@@ -80,7 +81,6 @@ def start_run(experiment: Experiment, out: Path, *, source: str = "experiment",
         "status": "running",
         "experiment": experiment.model_dump(),
         "source": source,
-        "box_dir": str(experiment.box_dir().resolve()),
         "box_digest": context.box_digest,
         "master_seed": experiment.seed,
         "chunk_size": experiment.chunk_size,
@@ -208,7 +208,7 @@ def _context(experiment: Experiment, source: str,
     """Check the box and strategies a run needs, with errors naming the experiment's key."""
     box_dir = experiment.box_dir()
     try:
-        files, digest = load_for_run(box_dir)
+        blob, digest = load_for_run(box_dir)
     except (BoxError, OSError) as error:
         raise ExperimentError(f"{source}: key 'box': {error}") from None
     instances: dict[str, Strategy] = {}
@@ -218,7 +218,7 @@ def _context(experiment: Experiment, source: str,
         except UnknownStrategy as error:
             raise ExperimentError(f"{source}: key 'strategies': {error}") from None
     return RunContext(run_id=experiment.run_id(digest), box_digest=digest,
-                      box_files=files, options=experiment.options(),
+                      box_blob=blob, options=experiment.options(),
                       strategies=instances, schedule=experiment.schedule())
 
 

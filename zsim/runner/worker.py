@@ -23,7 +23,7 @@ from zsim.decisions import IllegalChoice
 from zsim.game import Game, GameResult, play_game
 from zsim.options import GameOptions
 from zsim.runner import tables
-from zsim.runner.boxfiles import load_shipped_box
+from zsim.runner.boxfiles import unpack_box
 from zsim.runner.seeds import GamePlan, Schedule
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ class RunContext:
 
     run_id: str
     box_digest: str
-    box_files: dict[str, bytes]  # see zsim.runner.boxfiles
+    box_blob: bytes  # the packed Box, see zsim.runner.boxfiles
     options: GameOptions
     strategies: dict[str, Strategy]  # lineup name -> instance
     schedule: Schedule
@@ -55,7 +55,7 @@ class ChunkResult:
 
 def play_chunk(context: RunContext, index: int, start: int, stop: int) -> ChunkResult:
     """Play games ``start..stop-1`` (chunk number ``index``) of a run."""
-    box = load_shipped_box(context.box_files, context.box_digest)
+    box = unpack_box(context.box_blob, context.box_digest)
     rows: dict[str, list[dict[str, Any]]] = {name: [] for name in tables.TABLES}
     failures: list[dict[str, Any]] = []
     decisions = 0
