@@ -111,9 +111,13 @@ def test_bad_experiment_files_name_the_file_and_key(tmp_path, text, message):
     assert str(path) in str(error.value) and message in str(error.value)
 
 
-def test_unknown_strategy_is_refused_before_any_game(tmp_path):
-    with pytest.raises(ExperimentError, match=r"key 'strategies'.*nobody"):
-        start_run(SMALL.with_overrides(strategies=["nobody"]), tmp_path / "run")
+@pytest.mark.parametrize("change, message", [
+    ({"strategies": ["nobody"]}, r"key 'strategies'.*nobody"),
+    ({"variants": {"board": "board9"}}, r"key 'variants'.*board9"),
+])
+def test_unknown_strategy_or_board_is_refused_before_any_game(tmp_path, change, message):
+    with pytest.raises(ExperimentError, match=message):
+        start_run(SMALL.with_overrides(**change), tmp_path / "run")
     assert not (tmp_path / "run").exists()
 
 

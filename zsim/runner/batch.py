@@ -23,6 +23,8 @@ from tqdm import tqdm
 from strategies.registry import UnknownStrategy, resolve
 from zsim import __version__
 from zsim.components import BoxError
+from zsim.game import Game
+from zsim.options import OptionError
 from zsim.runner import backends, writer
 from zsim.runner.boxfiles import load_for_run
 from zsim.runner.experiment import Experiment, ExperimentError, parse_experiment
@@ -205,10 +207,10 @@ def _close_session(out: Path, manifest: dict[str, Any], session: dict[str, Any],
 
 def _context(experiment: Experiment, source: str,
              given: Mapping[str, Strategy] | None) -> RunContext:
-    """Check the box and strategies a run needs, with errors naming the experiment's key."""
-    box_dir = experiment.box_dir()
+    """Check the box, strategies and variants a run needs, with errors naming the experiment's
+    key, so that a mistake stops the run before its first game instead of failing every game."""
     try:
-        blob, digest = load_for_run(box_dir)
+        box, blob, digest = load_for_run(experiment.box_dir())
     except (BoxError, OSError) as error:
         raise ExperimentError(f"{source}: key 'box': {error}") from None
     instances: dict[str, Strategy] = {}
@@ -217,9 +219,14 @@ def _context(experiment: Experiment, source: str,
             instances[name] = given[name] if given and name in given else resolve(name)
         except UnknownStrategy as error:
             raise ExperimentError(f"{source}: key 'strategies': {error}") from None
-    return RunContext(run_id=experiment.run_id(digest), box_digest=digest,
-                      box_blob=blob, options=experiment.options(),
-                      strategies=instances, schedule=experiment.schedule())
+    options, schedule = experiment.options(), experiment.schedule()
+    first = schedule.plan(0)
+    try:  # setting a game up checks the variants against this box (e.g. the board id)
+        Game(box, [instances[name] for name in first.strategies], first.seed, options)
+    except OptionError as error:
+        raise ExperimentError(f"{source}: key 'variants': {error}") from None
+    return RunContext(run_id=experiment.run_id(digest), box_digest=digest, box_blob=blob,
+                      options=options, strategies=instances, schedule=schedule)
 
 
 def _versions() -> dict[str, str | None]:

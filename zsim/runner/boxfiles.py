@@ -34,12 +34,12 @@ def box_digest(box_dir: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-def load_for_run(box_dir: Path) -> tuple[bytes, str]:
-    """Load and validate a component directory (raising ``BoxError``); return it packed for
-    the workers, and its digest. This process keeps the loaded box for its own chunks."""
+def load_for_run(box_dir: Path) -> tuple[Box, bytes, str]:
+    """Load and validate a component directory (raising ``BoxError``); return the box, the
+    box packed for the workers, and its digest. This process keeps the box for its own chunks."""
     digest = box_digest(box_dir)
     box = _LOADED[digest] = load_box(box_dir)
-    return _pack(box), digest
+    return box, _pack(box), digest
 
 
 def unpack_box(blob: bytes, digest: str) -> Box:
