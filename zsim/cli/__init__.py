@@ -14,9 +14,9 @@ def main() -> None:
 
 
 def _register() -> None:
-    from zsim.cli import bench, components, play, replay, run
+    from zsim.cli import bench, components, play, regress, replay, run
 
-    for module in (components, play, run, replay, bench):
+    for module in (components, play, run, replay, bench, regress):
         main.add_command(module.command)
 
 

@@ -1,0 +1,249 @@
+"""``zsim regress``: identical replays, a detected rules change, quiet noise, clear errors."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+from click.testing import CliRunner, Result
+from scipy.stats import ttest_ind_from_stats
+from statsmodels.stats.power import TTestIndPower
+
+from zsim.cli import main
+from zsim.components import default_box_dir
+from zsim.regress import (
+    Baseline,
+    BaselineError,
+    compare,
+    dump_baseline,
+    games_needed,
+    load_baseline,
+    summarize,
+    verdict,
+)
+from zsim.runner import Experiment
+from zsim.runner.batch import start_run
+from zsim.stats import two_proportion_test, welch_test_from_stats
+
+# Basic against itself at two players builds the most Palaces per game, so 100 games are
+# enough to see Palace VP 6 -> 8 (about +3.5 VP of vp_palaces, Holm p < 0.01 on any seed).
+GAMES = 100
+SEED = 11
+
+
+def regress(*args: str) -> Result:
+    return CliRunner().invoke(main, ["regress", "--quiet", "--jobs", "1", *args])
+
+
+@pytest.fixture(scope="module")
+def box_copy(tmp_path_factory) -> Path:
+    """A private copy of the component files, so a test can change the rules in place."""
+    box = tmp_path_factory.mktemp("box") / "components"
+    shutil.copytree(default_box_dir(), box)
+    return box
+
+
+@pytest.fixture(scope="module")
+def experiment_file(box_copy: Path) -> Path:
+    path = box_copy.parent / "small.yaml"
+    path.write_text(yaml.safe_dump({"name": "small", "games": GAMES, "players": [2],
+                                    "strategies": ["basic"], "seed": SEED,
+                                    "box": str(box_copy), "chunk_size": 50}))
+    return path
+
+
+@pytest.fixture(scope="module")
+def baseline(experiment_file: Path) -> Path:
+    path = experiment_file.parent / "baselines" / "small.yaml"
+    result = regress("--baseline", str(path), "--update", "--experiment", str(experiment_file))
+    assert result.exit_code == 0, result.output
+    return path
+
+
+@pytest.fixture(scope="module")
+def run_dir(experiment_file: Path, baseline: Path) -> Path:
+    """The baseline's experiment played again through the runner's Python API."""
+    out = experiment_file.parent / "run"
+    start_run(load_baseline(baseline).to_experiment("test"), out)
+    return out
+
+
+# --- the gate end to end ----------------------------------------------------------------
+
+
+def test_an_unchanged_engine_reproduces_the_baseline_as_identical(baseline):
+    result = regress("--baseline", str(baseline))
+    assert result.exit_code == 0, result.output
+    assert "identical: the 100 games reproduce the baseline's scores exactly" in result.output
+    assert "PASS" in result.output
+
+
+def test_recording_again_gives_the_same_file_with_one_line_per_column(baseline):
+    before = baseline.read_text()
+    assert regress("--baseline", str(baseline), "--update").exit_code == 0
+    assert baseline.read_text() == before
+    assert before.startswith("# zsim regression baseline")
+    assert "vp_palaces: {mean: " in before and "tolerance: {vp: 1.0, win_rate: 0.02}" in before
+
+
+def test_a_run_directory_compares_with_a_baseline_and_with_another_run(baseline, run_dir):
+    for reference in (baseline, run_dir):
+        result = regress("--baseline", str(reference), "--against", str(run_dir))
+        assert result.exit_code == 0, result.output
+        assert "identical" in result.output
+
+
+def test_palace_vp_6_to_8_is_detected(baseline, box_copy):
+    board = box_copy / "board.yaml"
+    original = board.read_text()
+    assert "  palace_vp: 6\n" in original
+    board.write_text(original.replace("  palace_vp: 6\n", "  palace_vp: 8\n"))
+    try:
+        result = regress("--baseline", str(baseline))
+    finally:
+        board.write_text(original)
+    assert result.exit_code == 1, result.output
+    alarm = next(line for line in result.output.splitlines() if "ALARM" in line)
+    assert "vp_palaces" in alarm
+    assert "component files: digest" in result.output
+    assert "FAIL" in result.output
+
+
+def test_another_master_seed_does_not_alarm(baseline):
+    result = regress("--baseline", str(baseline), "--seed", str(SEED + 1))
+    assert result.exit_code == 0, result.output
+    assert "identical" not in result.output and "seed: 11 -> 12" in result.output
+
+
+def test_the_report_gives_a_sample_size_for_each_tolerance(baseline):
+    result = regress("--baseline", str(baseline), "--against", str(baseline))
+    lines = result.output.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("sample size"))
+    rows = {line.split()[0]: line for line in lines[start + 3:] if line.strip()}
+    assert {"vp_total", "vp_palaces", "win_rate"} <= rows.keys()
+
+
+# --- errors ------------------------------------------------------------------------------
+
+
+def test_a_baseline_of_another_lineup_is_a_clear_error(baseline, tmp_path):
+    other = Experiment(games=20, players=[2], strategies=["random"], seed=1, jobs=1)
+    start_run(other, tmp_path / "random")
+    result = regress("--baseline", str(baseline), "--against", str(tmp_path / "random"))
+    assert result.exit_code == 2
+    assert "does not match" in result.output
+    assert "basic 2p" in result.output and "random 2p" in result.output
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda text: text + "\n  - [unclosed", "not valid YAML"),
+    (lambda text: text.replace("format: 1", "format: 7"), "key 'format'"),
+    (lambda text: text.replace("fingerprint:", "fingerprints:"), "key 'fingerprint'"),
+    (lambda text: text.replace("sd: ", "sd: -", 1), ".vp.vp_"),
+    (lambda text: text.replace("win_rate: 0.02", "win_rate: 0.02, vp_nothing: 1"),
+     "vp_nothing"),
+    (lambda text: "- just\n- a list\n", "a mapping"),
+])
+def test_a_malformed_baseline_names_the_file_and_key(baseline, tmp_path, edit, message):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(edit(baseline.read_text()))
+    result = regress("--baseline", str(bad), "--against", str(baseline))
+    assert result.exit_code == 2, result.output
+    assert str(bad) in result.output and message in result.output
+
+
+def test_a_missing_baseline_and_a_bad_tolerance_are_errors(tmp_path, baseline):
+    missing = regress("--baseline", str(tmp_path / "none.yaml"))
+    assert missing.exit_code == 2 and "cannot read" in missing.output
+    first = regress("--baseline", str(tmp_path / "none.yaml"), "--update")
+    assert first.exit_code == 2 and "--experiment" in first.output
+    assert regress("--baseline", str(baseline), "--tolerance", "vp").exit_code == 2
+
+
+# --- comparisons from summary statistics -------------------------------------------------
+
+
+def synthetic(shift: dict[str, float] | None = None, games: int = 400,
+              seed: int = 0) -> pd.DataFrame:
+    """A players table of two-player games: 'a' against 'b', normal scores."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for game in range(games):
+        palaces = rng.normal(10, 4, 2) + (shift or {}).get("vp_palaces", 0)
+        walls = rng.normal(12, 5, 2)
+        totals = palaces + walls
+        for seat, strategy in enumerate("ab"):
+            rows.append({"game": game, "seed": game, "n_players": 2, "seat": seat,
+                         "strategy": strategy, "vp_total": totals[seat],
+                         "vp_palaces": palaces[seat], "vp_walls": walls[seat],
+                         "rank": 1 + int(totals[seat] < totals[1 - seat]),
+                         "win_share": float(totals[seat] > totals[1 - seat])})
+    return pd.DataFrame(rows)
+
+
+def summary(frame: pd.DataFrame) -> Baseline:
+    experiment = Experiment(name="synthetic", games=400, players=[2], strategies=["a", "b"])
+    return summarize(frame, experiment=experiment)
+
+
+def test_a_shift_alarms_only_when_significant_and_beyond_tolerance():
+    base = summary(synthetic())
+    same = compare(base, summary(synthetic(seed=1)))
+    assert not same["alarm"].any()
+    moved = compare(base, summary(synthetic({"vp_palaces": 3}, seed=1)))
+    alarms = moved[moved["alarm"]]
+    assert set(alarms["metric"]) <= {"vp_palaces", "vp_total"} and "vp_palaces" in set(
+        alarms["metric"])
+    assert verdict(base, summary(synthetic(seed=1)), moved).alarms == len(alarms)
+    tolerant = base.with_settings({"vp": 5})
+    relaxed = compare(tolerant, summary(synthetic({"vp_palaces": 3}, seed=1)))
+    assert relaxed["significant"].any() and not relaxed["alarm"].any()
+
+
+def test_a_summary_has_one_observation_per_game_and_a_stable_fingerprint():
+    frame = synthetic()
+    base = summary(frame)
+    group = base.groups["a"][2]
+    assert (group.games, group.player_games) == (400, 400)
+    assert group.vp["vp_palaces"].mean == pytest.approx(
+        frame[frame.strategy == "a"]["vp_palaces"].mean(), abs=1e-4)
+    assert summary(frame.sample(frac=1, random_state=3)).fingerprint == base.fingerprint
+    assert summary(synthetic(seed=1)).fingerprint != base.fingerprint
+    assert yaml.safe_load(dump_baseline(base))["groups"]["a"][2]["games"] == 400
+
+
+def test_games_needed_follows_the_power_calculation():
+    base = summary(synthetic())
+    needed = games_needed(base)
+    level = base.alpha / (2 * (len(base.metrics) + 1))
+    sd = max(base.groups[s][2].vp["vp_walls"].sd for s in "ab")
+    expected = TTestIndPower().solve_power(1.0 / sd, alpha=level, power=0.9)
+    assert needed.loc["vp_walls", "games"] == int(np.ceil(expected))
+    assert games_needed(base.with_settings({"vp": 2})).loc["vp_walls", "games"] < expected
+    # The shift the baseline's own games detect is the tolerance they would be enough for.
+    for metric in ("vp_walls", "win_rate"):
+        shift = needed.loc[metric, "detectable"]
+        again = games_needed(base.with_settings({metric: shift})).loc[metric, "games"]
+        assert again == pytest.approx(base.games, rel=0.01)
+
+
+def test_a_mismatch_in_vp_columns_is_refused():
+    base = summary(synthetic())
+    fewer = summary(synthetic().drop(columns=["vp_walls"]))
+    with pytest.raises(BaselineError, match="VP columns differ"):
+        compare(base, fewer)
+
+
+def test_welch_and_two_proportion_tests_from_summary_statistics():
+    diff, low, high, p = welch_test_from_stats(10, 3, 50, 11, 4, 70)
+    assert p == pytest.approx(ttest_ind_from_stats(11, 4, 70, 10, 3, 50, equal_var=False).pvalue)
+    assert low < diff == 1 < high
+    assert welch_test_from_stats(5, 0, 10, 5, 0, 10)[3] == 1.0
+    assert welch_test_from_stats(5, 0, 10, 6, 0, 10)[3] == 0.0
+    diff, low, high, p = two_proportion_test(30.5, 100, 40.25, 100)
+    assert diff == pytest.approx(0.0975) and low < diff < high and 0 < p < 1
+    assert two_proportion_test(0, 50, 0, 60)[3] == 1.0

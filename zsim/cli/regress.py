@@ -1,0 +1,281 @@
+"""``zsim regress``: the CI gate that says when score distributions moved more than intended.
+
+Exit status: 0 when nothing moved beyond noise and tolerance, 1 when some shift is both
+significant and beyond its tolerance (or more games failed than in the baseline), 2 when the
+baseline or the run cannot be read or compared. Keeping errors apart from alarms lets a CI tell
+"the rules changed" from "the gate is broken".
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+import pandas as pd
+
+from zsim.regress import (
+    WIN_RATE,
+    Baseline,
+    BaselineError,
+    Verdict,
+    compare,
+    experiment_changes,
+    games_needed,
+    load_baseline,
+    load_reference,
+    read_run,
+    verdict,
+    write_baseline,
+)
+from zsim.runner import Experiment, ExperimentError, load_experiment
+from zsim.runner.backends import BackendError
+from zsim.runner.batch import start_run
+from zsim.runner.writer import OutputError
+
+EXIT_ALARM = 1
+
+
+class RegressError(click.ClickException):
+    """A baseline or run that cannot be used; exit status 2, never mistaken for an alarm."""
+
+    exit_code = 2
+
+
+@click.command("regress")
+@click.option("--baseline", "baseline_path", required=True,
+              type=click.Path(path_type=Path), metavar="FILE|RUN_DIR",
+              help="Baseline file (configs/baselines/*.yaml) or run directory to compare with.")
+@click.option("--against", type=click.Path(exists=True, path_type=Path),
+              metavar="RUN_DIR|FILE",
+              help="Compare this run directory (or baseline file) instead of re-running the "
+                   "baseline's experiment.")
+@click.option("--update", is_flag=True,
+              help="Write a new baseline to FILE (from --against, --experiment, or FILE's own "
+                   "experiment re-run), showing what moved against the old one.")
+@click.option("--experiment", "experiment_file",
+              type=click.Path(dir_okay=False, exists=True, path_type=Path),
+              help="With --update: the experiment to record (default: the old baseline's).")
+@click.option("--tolerance", "tolerances", multiple=True, metavar="KEY=VALUE",
+              help="Tolerance override, repeatable: vp=1 (any VP mean), win_rate=0.02, or a "
+                   "column such as vp_total=2. Stored by --update.")
+@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+              help="Family-wise significance level (Holm); stored by --update.")
+@click.option("--seed", type=click.IntRange(min=0),
+              help="Re-run with this master seed instead of the baseline's: other games of the "
+                   "same rules, to check that noise does not alarm.")
+@click.option("--jobs", "-j", type=int, help="Worker processes for a re-run (-1 = all cores).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              help="Keep the re-run in this new directory (default: a temporary one).")
+@click.option("--all", "show_all", is_flag=True,
+              help="List every comparison, not only the significant ones.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress line while re-running.")
+def command(baseline_path: Path, against: Path | None, update: bool,
+            experiment_file: Path | None, tolerances: tuple[str, ...], alpha: float | None,
+            seed: int | None, jobs: int | None, out: Path | None, show_all: bool,
+            quiet: bool) -> None:
+    """Compare score distributions with a baseline; exit 1 when a shift is both significant
+    (Holm-corrected) and larger than the baseline's tolerance.
+
+    Without --against, the baseline's experiment is played again (same seeds): an unchanged
+    engine reproduces it exactly and the report says "identical". See docs/regress.md.
+    """
+    settings = _parse_tolerances(tolerances)
+    if experiment_file and not update:
+        raise click.UsageError("--experiment only chooses what --update records")
+    if against is not None and (seed is not None or out is not None):
+        raise click.UsageError("--seed and --out apply to a re-run, not to --against")
+    rerun = _Rerun(seed, jobs, out, quiet)
+    try:
+        if update:
+            _update(baseline_path, against, experiment_file, settings, alpha, rerun, show_all)
+            return
+        reference = load_reference(baseline_path, settings, alpha)
+        if against is not None:
+            now = load_reference(against)
+            label = str(against)
+        else:
+            now = rerun(reference.to_experiment(f"{baseline_path}: key 'experiment'"),
+                        str(baseline_path))
+            label = f"re-run{f' in {out}' if out else ''} of the baseline's experiment"
+        table = compare(reference, now)
+    except (BaselineError, ExperimentError, OutputError, BackendError) as error:
+        raise RegressError(str(error)) from error
+    result = verdict(reference, now, table)
+    click.echo(report_text(reference, now, table, result, str(baseline_path), label, show_all))
+    if not result.passed:
+        sys.exit(EXIT_ALARM)
+
+
+def _parse_tolerances(pairs: tuple[str, ...]) -> dict[str, float]:
+    settings = {}
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        try:
+            settings[key.strip()] = float(value)
+        except ValueError:
+            raise click.BadParameter(f"{pair!r} is not KEY=NUMBER",
+                                     param_hint="--tolerance") from None
+    return settings
+
+
+@dataclass(frozen=True)
+class _Rerun:
+    """How to play an experiment again: the options that apply to any re-run."""
+
+    seed: int | None
+    jobs: int | None
+    out: Path | None
+    quiet: bool
+
+    def __call__(self, experiment: Experiment, source: str) -> Baseline:
+        """Play ``experiment`` and summarise it (in a temporary directory unless --out).
+
+        Failed games do not stop the run: the verdict compares their count with the baseline's.
+        """
+        experiment = experiment.with_overrides(source, seed=self.seed, jobs=self.jobs,
+                                               max_failures=experiment.games)
+        if not self.quiet:
+            click.echo(f"playing {experiment.games} games of {experiment.name} "
+                       f"({', '.join(experiment.strategies)}; players "
+                       f"{'/'.join(map(str, experiment.players))}; seed {experiment.seed})",
+                       err=True)
+        with ExitStack() as stack:
+            directory = self.out or Path(stack.enter_context(
+                tempfile.TemporaryDirectory(prefix="zsim-regress-"))) / "run"
+            start_run(experiment, directory, source=source,
+                      progress=not self.quiet and sys.stderr.isatty())
+            return read_run(directory)
+
+
+def _update(path: Path, against: Path | None, experiment_file: Path | None,
+            settings: dict[str, float], alpha: float | None, rerun: _Rerun,
+            show_all: bool) -> None:
+    """Record a new baseline in ``path``, keeping the old one's tolerances and alpha unless
+    overridden, and show how it differs from the old one."""
+    if path.is_dir():
+        raise BaselineError(f"--update writes a baseline file; {path} is a directory")
+    old = load_baseline(path) if path.exists() else None
+    if against is not None:
+        new = load_reference(against)
+    elif experiment_file is not None:
+        new = rerun(load_experiment(experiment_file), str(experiment_file))
+    elif old is not None:
+        new = rerun(old.to_experiment(f"{path}: key 'experiment'"), str(path))
+    else:
+        raise BaselineError(f"{path} does not exist yet: say what to record with "
+                            f"--experiment FILE or --against RUN_DIR")
+    kept = old or new
+    new = new.with_settings({**kept.tolerance, **settings},
+                            alpha if alpha is not None else kept.alpha)
+    if old is not None:
+        try:
+            table = compare(old, new)
+        except BaselineError as error:
+            click.echo(f"the new baseline replaces one of another shape: {error}")
+        else:
+            click.echo(report_text(old, new, table, verdict(old, new, table), f"old {path}",
+                                   "the new baseline", show_all, hint=False))
+    write_baseline(path, new)
+    click.echo(f"\nwrote {path}: {new.games} games, fingerprint {new.fingerprint}")
+
+
+# --- the report ----------------------------------------------------------------------------
+
+
+def report_text(baseline: Baseline, now: Baseline, table: pd.DataFrame, result: Verdict,
+                baseline_label: str, now_label: str, show_all: bool, hint: bool = True) -> str:
+    """The printed report: what was compared, what moved, the sample-size hint, the verdict."""
+    lines = [f"baseline: {baseline_label}: {_describe(baseline)}",
+             f"now:      {now_label}: {_describe(now)}"]
+    changes = experiment_changes(baseline, now)
+    if changes:
+        lines.append("setup differs: " + "; ".join(changes))
+    lines.append("")
+    if result.identical:
+        lines.append(f"identical: the {now.games} games reproduce the baseline's scores exactly "
+                     f"(fingerprint {now.fingerprint})")
+    else:
+        lines += _moved(table, baseline.alpha, show_all)
+    if hint:
+        lines += ["", *_hint(baseline)]
+    lines += ["", _verdict_line(baseline, now, result)]
+    return "\n".join(lines)
+
+
+def _describe(summary: Baseline) -> str:
+    experiment = summary.experiment
+    variants = "".join(f", {k}={v}" for k, v in (experiment.get("variants") or {}).items())
+    return (f"{experiment.get('name')}: {summary.games} games, players "
+            f"{'/'.join(map(str, experiment['players']))}, "
+            f"{', '.join(experiment['strategies'])}, seed {experiment['seed']}{variants}"
+            f" (fingerprint {summary.fingerprint})")
+
+
+def _moved(table: pd.DataFrame, alpha: float, show_all: bool) -> list[str]:
+    shown = table if show_all else table[table["significant"]]
+    noise = int((table["beyond"] & ~table["significant"]).sum())
+    if shown.empty:
+        lines = [f"nothing moved: no difference is significant (Holm, alpha {alpha:g})"]
+    else:
+        title = "every comparison" if show_all else "what moved (Holm-significant)"
+        lines = [f"{title}, alpha {alpha:g}:", _format_table(shown).to_string(index=False)]
+    if noise and not show_all:
+        lines.append(f"{noise} further differences exceed their tolerance but are not "
+                     f"significant: noise at this sample size (--all lists them)")
+    return lines
+
+
+def _format_table(table: pd.DataFrame) -> pd.DataFrame:
+    def value(metric: str, x: float, signed: bool = False) -> str:
+        sign = "+" if signed else ""
+        return f"{x:{sign}.1%}" if metric == WIN_RATE else f"{x:{sign}.2f}"
+
+    rows = []
+    for row in table.itertuples():
+        rows.append({
+            "strategy": row.strategy, "players": row.players,
+            "metric": row.metric,
+            "baseline": value(row.metric, row.baseline), "now": value(row.metric, row.now),
+            "diff": value(row.metric, row.diff, signed=True),
+            "95% CI": f"[{value(row.metric, row.low, True)}, {value(row.metric, row.high, True)}]",
+            "test": row.test, "p (Holm)": f"{row.p_holm:.2g}",
+            "tolerance": value(row.metric, row.tolerance),
+            "": "ALARM" if row.alarm else ("within tolerance" if row.significant else ""),
+        })
+    return pd.DataFrame(rows)
+
+
+def _hint(baseline: Baseline) -> list[str]:
+    needed = games_needed(baseline)
+
+    def amount(metric: str, x: float) -> str:
+        return "-" if pd.isna(x) else f"{x:.1%}" if metric == WIN_RATE else f"{x:.2g} VP"
+
+    shown = pd.DataFrame({
+        "tolerance": [amount(m, t) for m, t in needed["tolerance"].items()],
+        "games per run": ["-" if pd.isna(g) else f"{int(g):,}" for g in needed["games"]],
+        "hardest group": [g if not pd.isna(n) else "-"
+                          for g, n in zip(needed["group"], needed["games"], strict=True)],
+        "detectable now": [amount(m, d) for m, d in needed["detectable"].items()],
+    }, index=needed.index)
+    shown.index.name = None
+    return ["sample size (90% power at Holm's strictest level): games per run to detect a shift "
+            "of one tolerance,",
+            f"and the shift detectable with the baseline's {baseline.games:,} games:",
+            shown.to_string()]
+
+
+def _verdict_line(baseline: Baseline, now: Baseline, result: Verdict) -> str:
+    if result.passed:
+        return "PASS: no shift is both significant and beyond its tolerance"
+    reasons = []
+    if result.alarms:
+        reasons.append(f"{result.alarms} shift{'s' if result.alarms > 1 else ''} significant "
+                       f"and beyond tolerance")
+    if result.new_failures:
+        reasons.append(f"{now.failed_games} games failed (baseline: {baseline.failed_games})")
+    return "FAIL: " + "; ".join(reasons)
