@@ -156,6 +156,18 @@ def _ipc(table: pa.Table) -> bytes:
 
 
 def peak_rss_bytes() -> int:
-    """This process's peak resident set size (ru_maxrss is KiB on Linux, bytes on macOS)."""
+    """This process's peak resident set size.
+
+    On Linux it is VmHWM, the high-water mark of this program's own memory: ru_maxrss would
+    also count the parent's memory at the moment a worker was forked before it exec'd.
+    Elsewhere ru_maxrss (KiB on Linux, bytes on macOS).
+    """
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak if sys.platform == "darwin" else peak * 1024
