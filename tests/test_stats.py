@@ -5,7 +5,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
+import statsmodels.api as sm
 from scipy import stats
 
 from zsim.stats import (
@@ -15,10 +17,10 @@ from zsim.stats import (
     cohens_h,
     distribution_test,
     excess_test,
+    goodness_of_fit,
     holm,
     paired_test,
     sign_test,
-    uniformity_test,
     wilson_interval,
 )
 
@@ -52,14 +54,18 @@ def test_holm_matches_the_step_down_by_hand_and_keeps_missing_values():
     assert holm([]) == []
 
 
-def test_uniformity_test_is_scipys_chisquare_with_cohens_w():
+def test_goodness_of_fit_is_scipys_chisquare_with_cohens_w():
     observed = [60.0, 40.0]
-    test = uniformity_test(observed)
+    test = goodness_of_fit(observed)
     reference = stats.chisquare(observed)
     assert test.pvalue == pytest.approx(reference.pvalue)
     assert test.effect == pytest.approx(math.sqrt(4.0 / 100))  # chi2 = 4, N = 100
-    assert uniformity_test([25, 25, 25, 25]).pvalue == pytest.approx(1.0)
-    assert math.isnan(uniformity_test([0, 0]).pvalue)
+    assert goodness_of_fit([25, 25, 25, 25]).pvalue == pytest.approx(1.0)
+    assert math.isnan(goodness_of_fit([0, 0]).pvalue)
+    # Expected shares are rescaled to the observed total.
+    assert goodness_of_fit([30, 70], [0.3, 0.7]).pvalue == pytest.approx(1.0)
+    assert goodness_of_fit([50, 50], [3, 7]).pvalue == pytest.approx(
+        stats.chisquare([50, 50], [30, 70]).pvalue)
 
 
 def test_distribution_test_uses_mann_whitney_for_two_and_kruskal_for_more():
@@ -133,3 +139,19 @@ def test_adjusted_difference_reports_nothing_when_exposure_cannot_be_separated()
     strata = np.array([0, 0, 0, 1, 1, 1])  # exposure is the stratum
     result = adjusted_difference(y, x, strata)
     assert math.isnan(result.estimate) and (result.exposed, result.others) == (3, 3)
+
+
+def test_adjusted_difference_matches_the_full_stratum_dummy_model():
+    rng = np.random.default_rng(5)
+    n = 3000
+    strata = rng.integers(0, 6, n)
+    games = np.arange(n) // 3
+    x = (rng.random(n) < 0.2 + 0.1 * strata).astype(float)
+    y = rng.normal(0, 1, n) + 0.5 * strata + 0.25 * x
+    result = adjusted_difference(y, x, strata, games)
+    design = np.column_stack([x, pd.get_dummies(strata, dtype=float).to_numpy()])
+    full = sm.OLS(y, design).fit(cov_type="cluster", cov_kwds={"groups": games})
+    assert result.estimate == pytest.approx(full.params[0])
+    assert result.high - result.low == pytest.approx(
+        float(np.diff(full.conf_int()[0])[0]), rel=0.01)
+    assert result.pvalue == pytest.approx(full.pvalues[0], rel=0.05)
