@@ -216,6 +216,14 @@ def test_a_summary_has_one_observation_per_game_and_a_stable_fingerprint():
     assert yaml.safe_load(dump_baseline(base))["groups"]["a"][2]["games"] == 400
 
 
+def test_the_projects_own_box_is_recorded_as_null_so_baselines_travel():
+    frame = synthetic(games=10)
+    resolved = Experiment(strategies=["a", "b"], players=[2], box=str(default_box_dir()))
+    assert summarize(frame, experiment=resolved).experiment["box"] is None
+    other = Experiment(strategies=["a", "b"], players=[2], box="/elsewhere/components")
+    assert summarize(frame, experiment=other).experiment["box"] == "/elsewhere/components"
+
+
 def test_games_needed_follows_the_power_calculation():
     base = summary(synthetic())
     needed = games_needed(base)

@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from statsmodels.stats.power import NormalIndPower, TTestIndPower
 from statsmodels.stats.proportion import proportion_effectsize
 
+from zsim.components import default_box_dir
 from zsim.runner.experiment import IDENTITY_FIELDS, Experiment, ExperimentError, parse_experiment
 from zsim.runner.writer import RUN_JSON, read_json
 from zsim.stats import holm, two_proportion_test, welch_test_from_stats
@@ -205,7 +206,7 @@ def summarize(players: pd.DataFrame, *, experiment: Experiment,
                            sd=_round(sd.loc[(strategy, n), m])) for m in metrics})
     return _validate({
         "format": FORMAT,
-        "experiment": experiment.model_dump(include=set(EXPERIMENT_KEYS)),
+        "experiment": _portable(experiment),
         "box_digest": box_digest,
         "fingerprint": fingerprint(players),
         "games": int(players["game"].nunique()),
@@ -214,6 +215,15 @@ def summarize(players: pd.DataFrame, *, experiment: Experiment,
         "tolerance": {**DEFAULT_TOLERANCE, **(tolerance or {})},
         "groups": groups,
     }, "the summary")
+
+
+def _portable(experiment: Experiment) -> dict[str, Any]:
+    """The experiment keys a baseline records. Runs record the box path resolved; the project's
+    own box is stored as null instead, so that a baseline works in any checkout."""
+    data = experiment.model_dump(include=set(EXPERIMENT_KEYS))
+    if experiment.box_dir().resolve() == default_box_dir().resolve():
+        data["box"] = None
+    return data
 
 
 def _round(value: float) -> float:

@@ -224,8 +224,8 @@ def _moved(table: pd.DataFrame, alpha: float, show_all: bool) -> list[str]:
         title = "every comparison" if show_all else "what moved (Holm-significant)"
         lines = [f"{title}, alpha {alpha:g}:", _format_table(shown).to_string(index=False)]
     if noise and not show_all:
-        lines.append(f"{noise} further differences exceed their tolerance but are not "
-                     f"significant: noise at this sample size (--all lists them)")
+        lines.append(f"beyond tolerance but not significant, so noise at this sample size: "
+                     f"{noise} (--all lists them)")
     return lines
 
 
