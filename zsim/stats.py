@@ -19,10 +19,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-import statsmodels.api as sm
 from numpy.typing import ArrayLike
 from scipy import stats
 from scipy.stats import t as student_t
+from statsmodels.regression.linear_model import OLS
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import (
     confint_proportions_2indep,
@@ -278,7 +278,7 @@ def adjusted_difference(outcome: ArrayLike, exposure: ArrayLike,
     centred = frame - frame.groupby(pd.factorize(levels)[0]).transform("mean")
     if y.size < 3 or not centred["x"].abs().gt(1e-12).any():
         return nothing  # the exposure does not vary inside any stratum
-    model = sm.OLS(centred["y"].to_numpy(), centred[["x"]].to_numpy(), hasconst=False)
+    model = OLS(centred["y"].to_numpy(), centred[["x"]].to_numpy(), hasconst=False)
     if clusters is None:
         fit = model.fit(cov_type="HC1")
     else:

@@ -14,9 +14,9 @@ def main() -> None:
 
 
 def _register() -> None:
-    from zsim.cli import bench, components, play, regress, replay, run
+    from zsim.cli import bench, components, play, regress, replay, report, run
 
-    for module in (components, play, run, replay, bench, regress):
+    for module in (components, play, run, replay, bench, regress, report):
         main.add_command(module.command)
 
 

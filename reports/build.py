@@ -1,0 +1,88 @@
+"""Build a report: load runs, build every section, correct the tests, write the files.
+
+The output directory holds ``index.html`` (self-contained), ``figures/SLUG.png`` and
+``figures/SLUG.svg`` for every figure, and ``tables/SLUG.csv`` for every table. Rebuilding into
+the same directory replaces the previous report; a directory holding anything else is refused,
+so a typo in ``--out`` cannot mix a report into a run directory or delete files.
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import matplotlib
+
+from reports import boards, cards, components, findings, overview, seats, strategies, walls
+from reports.common import STYLE
+from reports.html import render
+from reports.loader import load_runs
+from reports.model import Section
+
+SECTIONS = (overview, strategies, seats, walls, boards, components, cards)
+PNG_DPI = 110
+OWN = {"index.html", "figures", "tables"}  # everything a report writes
+
+
+class ReportOutputError(OSError):
+    """The output directory cannot take a report."""
+
+
+@dataclass(frozen=True)
+class BuiltReport:
+    index: Path
+    figures: int
+    tables: int
+    significant: int
+
+
+def _prepare(out: Path) -> None:
+    if out.exists() and not out.is_dir():
+        raise ReportOutputError(f"--out {out}: exists and is not a directory")
+    if out.is_dir() and {p.name for p in out.iterdir()} - OWN:
+        raise ReportOutputError(f"--out {out}: directory holds files that are not a report's; "
+                                "choose a new or empty one")
+    for folder in ("figures", "tables"):
+        shutil.rmtree(out / folder, ignore_errors=True)
+        (out / folder).mkdir(parents=True)
+
+
+def _check_unique(sections: list[Section]) -> None:
+    for kind, slugs in (("figure", [f.slug for s in sections for f in s.figures]),
+                        ("table", [t.slug for s in sections for t in s.tables])):
+        duplicated = {s for s in slugs if slugs.count(s) > 1}
+        if duplicated:
+            raise ValueError(f"duplicate {kind} slug(s): {', '.join(sorted(duplicated))}")
+
+
+def build_report(run_dirs: list[Path], out: Path) -> BuiltReport:
+    """Write the report of ``run_dirs`` (pooled) into ``out``."""
+    data = load_runs(run_dirs)
+    _prepare(out)
+    with matplotlib.rc_context(STYLE):
+        sections = [module.section(data) for module in SECTIONS]
+        summary = findings.section(sections)
+        sections.append(summary)
+        _check_unique(sections)
+        images = {}
+        for figure in (f for s in sections for f in s.figures):
+            # Lay the figure out once; otherwise each of the two saves would redo it.
+            figure.figure.get_layout_engine().execute(figure.figure)
+            figure.figure.set_layout_engine("none")
+            svg = io.BytesIO()
+            figure.figure.savefig(svg, format="svg")
+            images[figure.slug] = svg.getvalue()
+            (out / "figures" / f"{figure.slug}.svg").write_bytes(svg.getvalue())
+            figure.figure.savefig(out / "figures" / f"{figure.slug}.png", dpi=PNG_DPI)
+    for table in (t for s in sections for t in s.tables):
+        table.data.to_csv(out / "tables" / f"{table.slug}.csv", index=False)
+    significant = sum(c.significant for s in sections for c in s.comparisons)
+    names = ", ".join(str(p) for p in run_dirs)
+    games = len(data.finished)
+    subtitle = (f"{games} finished games from {names}. {significant} significant "
+                f"finding(s): see section 8.")
+    index = out / "index.html"
+    index.write_text(render("zsim report", subtitle, sections, images), encoding="utf-8")
+    return BuiltReport(index, len(images), sum(len(s.tables) for s in sections), significant)

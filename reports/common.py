@@ -1,0 +1,169 @@
+"""Helpers every section shares: thresholds, win-rate tables, adjusted comparisons, plots.
+
+Sections differ in what they compare, not in how, so the "how" lives here once: a win rate is
+always a mean of ``win_share`` with a Wilson interval; an effect is always
+``zsim.stats.adjusted_difference`` within comparable groups and clustered by game; a figure
+always comes from ``new_figure`` so sizes and fonts match across the page.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure as MplFigure
+
+from reports.model import Comparison, Note
+from zsim.stats import adjusted_difference, bootstrap_interval, wilson_interval
+
+#: Fewest games (or rows, for a group compared with the rest) a figure or test is based on.
+#: Below this an interval is too wide to show anything and a plot would mislead.
+MIN_GAMES = 30
+
+STYLE = {
+    "font.size": 10,
+    "axes.titlesize": 11,
+    "axes.labelsize": 10,
+    "legend.fontsize": 9,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "svg.hashsalt": "zsim",  # stable SVG ids, so rebuilt reports diff cleanly
+}
+WIDTH = 9.0  # inches: fits a laptop screen at the page's width
+
+
+def new_figure(rows: int = 1, cols: int = 1, height: float = 3.6,
+               width: float = WIDTH) -> tuple[MplFigure, np.ndarray]:
+    """A figure (not registered with pyplot, so nothing leaks) and its axes as a 2-D array."""
+    fig = MplFigure(figsize=(width, height), layout="constrained")
+    axes = fig.subplots(rows, cols, squeeze=False)
+    return fig, axes
+
+
+def too_few(what: str, have: int, need: int = MIN_GAMES) -> Note:
+    return Note(f"{what}: too few games ({have}; at least {need} needed), so nothing is "
+                f"drawn.", warning=True)
+
+
+def percent(value: float, digits: int = 1) -> str:
+    return "–" if value is None or math.isnan(value) else f"{value:.{digits}%}"
+
+
+def player_count_label(n: int) -> str:
+    return f"{n} players"
+
+
+def win_rates(players: pd.DataFrame, by: str | list[str]) -> pd.DataFrame:
+    """Per group: player-games, wins (shared wins split), win rate and its Wilson interval."""
+    grouped = players.groupby(by, observed=True)
+    table = pd.DataFrame({"player_games": grouped.size(), "wins": grouped["win_share"].sum()})
+    table["win_rate"] = table["wins"] / table["player_games"]
+    bounds = [wilson_interval(w, g) for w, g in zip(table["wins"], table["player_games"],
+                                                     strict=True)]
+    table["win_low"] = [low for low, _ in bounds]
+    table["win_high"] = [high for _, high in bounds]
+    return table
+
+
+def mean_intervals(values: pd.DataFrame, by: str | list[str], column: str) -> pd.DataFrame:
+    """Per group: count, mean of ``column`` and its bootstrap interval."""
+    rows = []
+    for key, group in values.groupby(by, observed=True):
+        low, high = bootstrap_interval(group[column].to_numpy())
+        keys = key if isinstance(key, tuple) else (key,)
+        rows.append((*keys, len(group), group[column].mean(), low, high))
+    names = [by] if isinstance(by, str) else list(by)
+    return pd.DataFrame(rows, columns=[*names, "n", "mean", "low", "high"]).set_index(names)
+
+
+def compare(frame: pd.DataFrame, *, outcome: str, exposure: pd.Series | np.ndarray,
+            strata: str | None, clusters: str | None, label: str, subject: str,
+            measure: str, method_note: str, scale: float = 1.0, unit: str = "VP",
+            digits: int = 1) -> tuple[dict[str, float], Comparison | None]:
+    """Adjusted difference of ``outcome`` for ``subject`` against comparable others.
+
+    Returns the numbers for a table/forest row (scaled: ``scale=100`` turns a win-rate
+    difference into percentage points) and a ``Comparison`` when there are enough rows (at
+    least ``MIN_GAMES`` on each side of a 0/1 exposure) and the exposure can be separated from
+    the strata; otherwise ``None``.
+    """
+    exposed = np.asarray(exposure, dtype=float)
+    result = adjusted_difference(
+        frame[outcome].to_numpy(dtype=float), exposed,
+        None if strata is None else frame[strata].to_numpy(),
+        None if clusters is None else frame[clusters].to_numpy())
+    row = {"estimate": result.estimate * scale, "low": result.low * scale,
+           "high": result.high * scale, "p": result.pvalue, "exposed": result.exposed,
+           "others": result.others}
+    # A 0/1 exposure needs enough rows on both sides; a count (cards tucked, copies in play)
+    # is a slope, which needs enough rows overall.
+    binary = bool(np.isin(exposed, (0, 1)).all())
+    small = min(result.exposed, result.others) if binary else len(frame) // 2
+    if small < MIN_GAMES or math.isnan(result.pvalue):
+        return row, None
+    claim = (f"{subject}: {measure} {row['estimate']:+.{digits}f} {unit} "
+             f"(95% CI {row['low']:+.{digits}f} to {row['high']:+.{digits}f})")
+    games = int(frame[clusters].nunique()) if clusters else len(frame)
+    return row, Comparison(label=label, claim=claim, method=f"adjusted difference, {method_note}",
+                           pvalue=result.pvalue, effect=result.effect, effect_kind="d",
+                           games=games)
+
+
+def forest(ax: Axes, labels: Sequence[str], rows: pd.DataFrame, title: str,
+           xlabel: str) -> None:
+    """Point estimates with 95% intervals, one line per label; the zero line means no effect."""
+    y = np.arange(len(labels))[::-1]
+    est, low, high = (rows[c].to_numpy(dtype=float) for c in ("estimate", "low", "high"))
+    ax.errorbar(est, y, xerr=[est - low, high - est], fmt="o", color="tab:blue", ecolor="0.4",
+                capsize=2, markersize=4)
+    ax.axvline(0, color="0.3", linewidth=0.8)
+    ax.set_yticks(y, labels)
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.grid(axis="y", visible=False)
+
+
+def forest_height(rows: int) -> float:
+    return max(2.4, 0.9 + 0.26 * rows)
+
+
+def bars_with_intervals(ax: Axes, table: pd.DataFrame, groups: Sequence, series: Sequence,
+                        value: str, low: str, high: str, *, labels: dict | None = None) -> None:
+    """Grouped bars: one group per ``groups`` value (index level 0), one bar per ``series``
+    value (index level 1), with error bars from the interval columns."""
+    width = 0.8 / max(len(series), 1)
+    x = np.arange(len(groups))
+    for i, name in enumerate(series):
+        rows = table.reindex([(g, name) for g in groups])
+        v = rows[value].to_numpy(dtype=float)
+        err = [v - rows[low].to_numpy(dtype=float), rows[high].to_numpy(dtype=float) - v]
+        ax.bar(x + (i - (len(series) - 1) / 2) * width, v, width, yerr=err, capsize=2,
+               label=(labels or {}).get(name, str(name)), color=f"C{i}", ecolor="0.3")
+    ax.set_xticks(x, [str(g) for g in groups])
+
+
+def rate_bars(ax: Axes, table: pd.DataFrame, fair: float | None = None) -> None:
+    """One bar per row of a ``win_rates`` table with its Wilson interval; ``fair`` draws the
+    fair share as a dashed line."""
+    labels = [str(i) for i in table.index]
+    rate = table["win_rate"].to_numpy(dtype=float)
+    err = [rate - table["win_low"].to_numpy(dtype=float),
+           table["win_high"].to_numpy(dtype=float) - rate]
+    ax.bar(labels, rate, yerr=err, capsize=3, color=[f"C{i % 10}" for i in range(len(labels))],
+           ecolor="0.3")
+    if fair is not None:
+        ax.axhline(fair, color="0.3", linestyle="--", linewidth=1)
+    ax.set_ylim(0, min(1.0, max(0.05, float(np.nanmax(table["win_high"], initial=0)) * 1.15)))
+    ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    ax.set_ylabel("win rate")
+    ax.tick_params(axis="x", labelrotation=30 if max(map(len, labels), default=0) > 8 else 0)
+
+
+def game_lineups(players: pd.DataFrame) -> pd.Series:
+    """The lineup label of each finished game, by ``game_key``."""
+    return players.groupby("game_key")["lineup"].first()

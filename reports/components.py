@@ -1,0 +1,175 @@
+"""Section 6: the other components drawn per game, and their effect on winning.
+
+Starting tiles belong to one player, so a tile's holders are compared with the players of the
+same strategy and lineup who kept another tile. The other components (Palace, Governor and
+Emperor tiles, Master Alchemists, the Mausoleum layout) are laid out for the whole table: the
+tables record which are in play, not who used them. For those the report measures whether a
+component in play shifts a strategy's win rate (only meaningful when strategies differ) and
+the game's mean score, against games of the same lineup without it (per copy in play when a
+component can appear more than once).
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from reports.common import (
+    MIN_GAMES,
+    compare,
+    forest,
+    forest_height,
+    game_lineups,
+    new_figure,
+    too_few,
+    win_rates,
+)
+from reports.loader import RunData
+from reports.model import Comparison, Figure, Note, Section, Table
+
+# (slug, title, column or column prefix, separator inside a cell)
+FAMILIES = (
+    ("palace-tiles", "Palace tiles", "palace_tiles_", ","),
+    ("governor-tiles", "Governor tiles", "governor_tiles_", ","),
+    ("emperor-tiles", "Emperor tiles", "emperor_tile_", ","),
+    ("master-alchemists", "Master Alchemists", "master_alchemists", ","),
+    ("mausoleum-layout", "Mausoleum layout", "mausoleum_layout", "|"),
+    ("mausoleum-mode", "Mausoleum mode", "mausoleum_mode", "|"),
+)
+INTRO = ("Effects are adjusted differences against comparable players or games, with 95% "
+         "intervals (clustered by game for player rows). Components laid out for the whole "
+         "table can only be linked to who wins when the lineup mixes strategies; who took or "
+         "used which tile is not recorded (see docs/reports.md).")
+
+
+def _start_tiles(players: pd.DataFrame) -> list:
+    tiles = sorted(players["start_tile"].dropna().unique())
+    rows, comparisons = [], []
+    for tile in tiles:
+        row, comparison = compare(
+            players, outcome="win_share", exposure=players["start_tile"] == tile,
+            strata="stratum", clusters="game_key", label=f"Starting tile {tile}",
+            subject=f"Players who kept {tile}", measure="win rate", scale=100,
+            unit="points", method_note="same strategy and lineup, game-clustered")
+        rows.append(row)
+        if comparison:
+            comparisons.append(comparison)
+    effects = pd.DataFrame(rows, index=tiles)
+    fig, axes = new_figure(height=forest_height(len(tiles)))
+    forest(axes[0][0], tiles, effects, "win rate against other Starting tiles",
+           "difference (percentage points)")
+    figure = Figure("start-tiles", "Starting tiles",
+                    "Difference in win rate between players who kept the Starting tile and "
+                    "players of the same strategy and lineup who kept another, with 95% "
+                    "intervals clustered by game. Which tiles a player was dealt is not "
+                    "recorded, so a tile that a bot prefers is compared with the tiles it "
+                    "passed over.", int(players["game_key"].nunique()), fig, comparisons)
+    table = win_rates(players, "start_tile").join(effects.add_prefix("effect_points_"))
+    table = Table("start-tiles", "Starting tiles: win rates and adjusted effects",
+                  table.reset_index(),
+                  formats={"win_rate": "{:.1%}", "win_low": "{:.1%}", "win_high": "{:.1%}",
+                           "wins": "{:.1f}", "effect_points_estimate": "{:+.1f}",
+                           "effect_points_low": "{:+.1f}", "effect_points_high": "{:+.1f}",
+                           "effect_points_p": "{:.3g}"})
+    return [figure, table]
+
+
+def component_counts(games: pd.DataFrame, column: str, separator: str) -> pd.DataFrame:
+    """Copies of each component in play per game (rows: ``game_key``), from the setup columns
+    named ``column`` or starting with it; empty cells mean "nothing here"."""
+    columns = [c for c in games.columns if c == column or c.startswith(column)]
+    long = games[["game_key", *columns]].melt(id_vars="game_key")
+    long = long.assign(element=long["value"].fillna("").astype(str).str.split(separator,
+                                                                                regex=False))
+    long = long.explode("element")
+    long = long[long["element"].str.len() > 0]
+    counts = pd.crosstab(long["game_key"], long["element"])
+    return counts.reindex(games["game_key"], fill_value=0)
+
+
+def _skipped_note(title: str, skipped: list[str]) -> Note:
+    return Note(f"{title}: {', '.join(skipped)} in play in every game (or in none) of each "
+                "lineup, so there is nothing to compare them with.")
+
+
+def _family(data: RunData, slug: str, title: str, counts: pd.DataFrame) -> list:
+    players = data.players
+    strategies = data.strategies if len(data.strategies) > 1 else []
+    per_game = players.groupby("game_key")["vp_total"].mean().rename("mean_vp").to_frame()
+    per_game["lineup"] = game_lineups(players)
+    per_game = per_game.join(counts)
+    panels: dict[str, list] = {f"{s} win rate": [] for s in strategies}
+    panels["game's mean VP"] = []
+    comparisons: list[Comparison] = []
+    labels, skipped = [], []
+    for element in counts.columns:
+        found = []
+        for strategy in strategies:
+            rows = players[players["strategy"] == strategy]
+            found.append(compare(
+                rows, outcome="win_share", exposure=rows["game_key"].map(counts[element]),
+                strata="lineup", clusters="game_key", label=f"{element}: {strategy} win rate",
+                subject=f"With {element} in play", measure=f"{strategy} win rate",
+                scale=100, unit="points per copy",
+                method_note="same lineup, game-clustered"))
+        found.append(compare(
+            per_game, outcome="mean_vp", exposure=per_game[element], strata="lineup",
+            clusters=None, label=f"{element}: mean VP", subject=f"With {element} in play",
+            measure="mean VP per player", unit="VP per copy", method_note="same lineup"))
+        if all(math.isnan(row["estimate"]) for row, _ in found):
+            skipped.append(element)
+            continue
+        labels.append(element)
+        for panel, (row, comparison) in zip(panels.values(), found, strict=True):
+            panel.append(row)
+            if comparison:
+                comparisons.append(comparison)
+    if not labels:
+        return [_skipped_note(title, skipped)] if skipped else []
+    cols = min(3, len(panels))
+    rows_n = math.ceil(len(panels) / cols)
+    fig, axes = new_figure(rows_n, cols, height=rows_n * forest_height(len(labels)))
+    for i, (name, rows) in enumerate(panels.items()):
+        ax = axes[i // cols][i % cols]
+        unit = "VP" if "VP" in name else "percentage points"
+        forest(ax, labels, pd.DataFrame(rows), name, f"difference ({unit})")
+        if i % cols:
+            ax.set_yticklabels([])
+    for j in range(len(panels), rows_n * cols):
+        axes[j // cols][j % cols].set_visible(False)
+    blocks: list = [Figure(
+        slug, title,
+        f"Effect of each element of the {title.lower()} being in play (per copy): on each "
+        "strategy's win rate against games of the "
+        "same lineup without it (clustered by game), and on the game's mean VP per player "
+        "against games of the same lineup, with 95% intervals.",
+        int(per_game.index.nunique()), fig, comparisons)]
+    if skipped:
+        blocks.append(_skipped_note(title, skipped))
+    table = pd.concat({name: pd.DataFrame(rows, index=labels) for name, rows in panels.items()},
+                      axis=1)
+    table.columns = [f"{panel}: {stat}" for panel, stat in table.columns]
+    blocks.append(Table(slug, f"{title}: effects", table.reset_index(names="element"),
+                        collapsed=True))
+    return blocks
+
+
+def section(data: RunData) -> Section:
+    """Starting tiles per player; table-wide components per game."""
+    section = Section("components", "6. Other components", INTRO)
+    if len(data.finished) < MIN_GAMES:
+        section.blocks.append(too_few("Other components", len(data.finished)))
+        return section
+    if "start_tile" in data.players.columns:
+        section.blocks += _start_tiles(data.players)
+    if len(data.strategies) < 2:
+        section.blocks.append(Note("One strategy in every seat: a component laid out for the "
+                                   "whole table cannot change which strategy wins, so only "
+                                   "its effect on scores is shown."))
+    for slug, title, column, separator in FAMILIES:
+        if not any(c == column or c.startswith(column) for c in data.games.columns):
+            continue
+        counts = component_counts(data.finished, column, separator)
+        section.blocks += _family(data, slug, title, counts)
+    return section

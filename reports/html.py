@@ -1,0 +1,145 @@
+"""Assemble the report page: one self-contained HTML file that works offline.
+
+Figures are embedded as SVG data URIs in ``<img>`` tags: they stay sharp at any zoom, and each
+SVG keeps its own ids (inline ``<svg>`` elements would share one id space and could clip each
+other). The CSS is embedded; there is no script, so the page has nothing to fail at load time.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+
+import jinja2
+import pandas as pd
+
+from reports.findings import finding_detail, significance_sentence
+from reports.model import Block, Figure, FindingList, Section, Table
+
+TEMPLATE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{ title }}</title>
+<style>
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0;
+       color: #1d1d1f; line-height: 1.45; background: #fff; }
+main { max-width: 1000px; margin: 0 auto; padding: 1rem 1.5rem 4rem; }
+h1 { font-size: 1.6rem; margin-bottom: 0.2rem; }
+h2 { font-size: 1.3rem; border-bottom: 2px solid #ddd; padding-bottom: 0.2rem;
+     margin-top: 2.5rem; }
+h3 { font-size: 1.05rem; margin: 1.5rem 0 0.4rem; }
+nav ol { columns: 2; padding-left: 1.2rem; }
+figure { margin: 1.2rem 0; }
+figure img { max-width: 100%; height: auto; display: block; }
+figcaption { font-size: 0.9rem; color: #333; background: #f6f6f6; padding: 0.5rem 0.7rem;
+             border-left: 3px solid #999; }
+figcaption .files { font-size: 0.8rem; color: #666; }
+.note { background: #f0f5ff; padding: 0.5rem 0.7rem; border-left: 3px solid #6b8fd6; }
+.warning { background: #fff6e0; border-left-color: #d69a2d; }
+.tablewrap { overflow-x: auto; max-height: 28rem; overflow-y: auto; margin: 0.5rem 0; }
+table.data { border-collapse: collapse; font-size: 0.82rem; }
+table.data th, table.data td { border: 1px solid #ddd; padding: 0.2rem 0.45rem;
+                               text-align: right; white-space: nowrap; }
+table.data th { background: #f3f3f3; position: sticky; top: 0; }
+table.data td:first-child, table.data th:first-child { text-align: left; }
+ol.findings li { margin-bottom: 0.5rem; }
+.meta { color: #555; font-size: 0.9rem; }
+a { color: #0b5cad; }
+</style>
+</head>
+<body>
+<main>
+<h1>{{ title }}</h1>
+<p class="meta">{{ subtitle }}</p>
+<nav><h2 id="contents">Contents</h2><ol>
+{% for section in sections %}<li><a href="#{{ section.slug }}">{{ section.title }}</a></li>
+{% endfor %}</ol></nav>
+{% for section in sections %}
+<section id="{{ section.slug }}">
+<h2>{{ section.title }}</h2>
+<p>{{ section.intro }}</p>
+{% for block in section.blocks %}
+{% if block.kind == "figure" %}
+<figure id="{{ block.anchor }}">
+<h3>{{ block.title }}</h3>
+<img src="data:image/svg+xml;base64,{{ block.image }}" alt="{{ block.title }}">
+<figcaption>{{ block.caption }} Based on {{ block.games }} games. {{ block.significance }}
+<span class="files">Files: <a href="figures/{{ block.slug }}.png">PNG</a>,
+<a href="figures/{{ block.slug }}.svg">SVG</a>.</span></figcaption>
+</figure>
+{% elif block.kind == "table" %}
+{% if block.collapsed %}<details><summary>{{ block.title }}
+(<a href="tables/{{ block.slug }}.csv">CSV</a>)</summary>{% else %}
+<h3>{{ block.title }} <small>(<a href="tables/{{ block.slug }}.csv">CSV</a>)</small></h3>
+{% endif %}
+<div class="tablewrap">{{ block.html }}</div>
+{% if block.collapsed %}</details>{% endif %}
+{% elif block.kind == "findings" %}
+{% if block.entries %}<ol class="findings">
+{% for item in block.entries %}<li>{{ item.claim }} <em>({{ item.detail }})</em>
+<a href="#{{ item.figure }}">see figure</a></li>
+{% endfor %}</ol>{% else %}<p class="note">{{ block.empty }}</p>{% endif %}
+{% else %}
+<p class="note{% if block.warning %} warning{% endif %}">{{ block.text }}</p>
+{% endif %}
+{% endfor %}
+</section>
+{% endfor %}
+</main>
+</body>
+</html>
+"""
+
+
+def _formatter(spec: str):
+    return lambda v: "–" if v is None or (isinstance(v, float) and math.isnan(v)) \
+        else spec.format(v)
+
+
+def _number(value: float) -> str:
+    """Unformatted float columns: three significant digits, but never exponents for counts."""
+    if math.isnan(value):
+        return "–"
+    return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.3g}"
+
+
+def table_html(table: Table) -> str:
+    frame = table.data
+    formatters = {c: _formatter(f) for c, f in table.formats.items() if c in frame.columns}
+    floats = {c: _number for c in frame.columns
+              if c not in formatters and pd.api.types.is_float_dtype(frame[c])}
+    return frame.to_html(index=False, classes="data", border=0, na_rep="–",
+                         formatters={**floats, **formatters})
+
+
+def _block(block: Block, images: dict[str, bytes]) -> dict:
+    if isinstance(block, Figure):
+        return {"kind": "figure", "anchor": block.anchor, "slug": block.slug,
+                "title": block.title, "caption": block.caption, "games": block.games,
+                "significance": significance_sentence(block),
+                "image": base64.b64encode(images[block.slug]).decode("ascii")}
+    if isinstance(block, Table):
+        return {"kind": "table", "slug": block.slug, "title": block.title,
+                "collapsed": block.collapsed, "html": table_html(block)}
+    if isinstance(block, FindingList):
+        return {"kind": "findings", "empty": block.empty,
+                "entries": [{"claim": c.claim, "figure": c.figure, "detail": finding_detail(c)}
+                          for c in block.items]}
+    return {"kind": "note", "text": block.text, "warning": block.warning}
+
+
+def render(title: str, subtitle: str, sections: list[Section],
+           images: dict[str, bytes]) -> str:
+    """The page: a table of contents, then every section's blocks in order."""
+    env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined,
+                             trim_blocks=True, lstrip_blocks=True)
+    page = [{"slug": s.slug, "title": s.title, "intro": s.intro,
+             "blocks": [_block(b, images) for b in s.blocks]} for s in sections]
+    # Table HTML is produced by pandas with its cells escaped; mark it safe for the template.
+    for section in page:
+        for block in section["blocks"]:
+            if block["kind"] == "table":
+                block["html"] = jinja2.utils.markupsafe.Markup(block["html"])
+    return env.from_string(TEMPLATE).render(title=title, subtitle=subtitle, sections=page)

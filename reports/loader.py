@@ -1,0 +1,180 @@
+"""Read run directories into DataFrames, refusing anything a report could misread.
+
+Reports read only the Parquet tables and ``run.json`` that ``zsim run`` writes (never engine
+internals), so every column a section relies on is checked here once, with an error that names
+the directory and the file. Several runs are pooled: their rows are concatenated, and a
+``game_key`` numbers games uniquely across runs (``game`` restarts at 0 in each run).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+REQUIRED: dict[str, set[str]] = {
+    "players": {"run_id", "game", "seed", "n_players", "seat", "strategy", "vp_total", "rank",
+                "winner", "win_share"},
+    "games": {"run_id", "game", "seed", "n_players", "failed"},
+    "walls": {"run_id", "game", "seat", "section", "tier", "vp", "tile"},
+    "rewards": {"run_id", "game", "round", "aspect", "seat", "reward"},
+}
+#: Optional per-activation log of card and tile abilities (see docs/reports.md).
+ABILITIES = "abilities"
+ABILITY_COLUMNS = {"run_id", "game", "seat", "card", "suit", "trigger", "ability", "vp"}
+
+
+class RunDirError(ValueError):
+    """A run directory that is missing, unfinished or unreadable."""
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    """One run directory: where it is, its ``run.json`` and its failure records."""
+
+    path: Path
+    manifest: dict[str, Any]
+    failures: list[dict[str, Any]]
+
+    @property
+    def run_id(self) -> str:
+        return str(self.manifest.get("run_id", "?"))
+
+    @property
+    def experiment(self) -> dict[str, Any]:
+        return self.manifest.get("experiment") or {}
+
+
+@dataclass(frozen=True)
+class RunData:
+    """The pooled tables of one or more runs.
+
+    ``players`` holds finished games only and gains ``lineup`` (the game's strategies, sorted:
+    a player's opponents and the player count in one label), ``stratum`` (strategy within
+    lineup, the group whose members are comparable) and ``position`` (place in the first
+    round's turn order, 0 = first player, when ``first_player`` is recorded).
+    """
+
+    runs: list[RunInfo]
+    players: pd.DataFrame
+    games: pd.DataFrame  # every game, failed ones too
+    walls: pd.DataFrame
+    rewards: pd.DataFrame
+    abilities: pd.DataFrame | None
+
+    @property
+    def finished(self) -> pd.DataFrame:
+        return self.games[~self.games["failed"]]
+
+    @property
+    def player_counts(self) -> list[int]:
+        return sorted(int(n) for n in self.finished["n_players"].unique())
+
+    @property
+    def strategies(self) -> list[str]:
+        return sorted(self.players["strategy"].unique())
+
+
+def _read_table(run: Path, name: str, required: set[str]) -> pd.DataFrame:
+    path = run / f"{name}.parquet"
+    if not path.is_file():
+        raise RunDirError(f"{run}: {path.name} is missing; is this a finished `zsim run` "
+                          f"directory?")
+    try:
+        frame = pq.read_table(path).to_pandas()
+    except (OSError, pa.ArrowException) as error:
+        raise RunDirError(f"{path}: cannot be read as Parquet ({error})") from None
+    missing = required - set(frame.columns)
+    if missing:
+        raise RunDirError(f"{path}: missing column(s) {', '.join(sorted(missing))}")
+    return frame
+
+
+def _read_manifest(run: Path) -> dict[str, Any]:
+    path = run / "run.json"
+    if not path.is_file():
+        raise RunDirError(f"{run}: run.json is missing; is this a `zsim run` directory?")
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise RunDirError(f"{path}: cannot be read ({error})") from None
+    if not isinstance(manifest, dict):
+        raise RunDirError(f"{path}: expected a JSON object")
+    status = manifest.get("status")
+    if status != "complete":
+        raise RunDirError(f"{run}: the run is not finished (status {status!r}); finish it "
+                          f"with `zsim run --resume {run}`")
+    return manifest
+
+
+def _read_failures(run: Path) -> list[dict[str, Any]]:
+    path = run / "failures.jsonl"
+    if not path.is_file():
+        return []
+    records = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.strip():
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError as error:
+                raise RunDirError(f"{path}: line {number} is not JSON ({error.msg})") from None
+    return records
+
+
+def _load_one(run: Path) -> tuple[RunInfo, dict[str, pd.DataFrame]]:
+    if not run.is_dir():
+        raise RunDirError(f"{run}: no such run directory")
+    manifest = _read_manifest(run)
+    frames = {name: _read_table(run, name, required) for name, required in REQUIRED.items()}
+    if (run / f"{ABILITIES}.parquet").is_file():
+        frames[ABILITIES] = _read_table(run, ABILITIES, ABILITY_COLUMNS)
+    return RunInfo(run, manifest, _read_failures(run)), frames
+
+
+def _concat(frames: list[pd.DataFrame]) -> pd.DataFrame:
+    frames = [f for f in frames if not f.empty] or frames[:1]
+    return pd.concat(frames, ignore_index=True)
+
+
+def load_runs(paths: list[Path]) -> RunData:
+    """Load and pool run directories; raises ``RunDirError`` naming the culprit."""
+    if not paths:
+        raise RunDirError("no run directory given")
+    loaded = [_load_one(Path(p)) for p in paths]
+    seen: dict[str, Path] = {}
+    for info, _ in loaded:
+        if info.run_id in seen:
+            raise RunDirError(f"{info.path} and {seen[info.run_id]} hold the same run "
+                              f"(run id {info.run_id}); pooling them would count its games twice")
+        seen[info.run_id] = info.path
+    tables = {name: _concat([frames[name] for _, frames in loaded]) for name in REQUIRED}
+    abilities = [frames[ABILITIES] for _, frames in loaded if ABILITIES in frames]
+    games = tables["games"]
+    games["failed"] = games["failed"].fillna(False).astype(bool)
+    keys = pd.MultiIndex.from_frame(games[["run_id", "game"]])
+    index = pd.Series(range(len(games)), index=keys)
+
+    def keyed(frame: pd.DataFrame) -> pd.DataFrame:
+        rows = pd.MultiIndex.from_frame(frame[["run_id", "game"]])
+        return frame.assign(game_key=index.reindex(rows).to_numpy())
+
+    games = games.assign(game_key=range(len(games)))
+    players = _with_lineups(keyed(tables["players"]))
+    return RunData(
+        runs=[info for info, _ in loaded], players=players, games=games,
+        walls=keyed(tables["walls"]), rewards=keyed(tables["rewards"]),
+        abilities=keyed(_concat(abilities)) if abilities else None)
+
+
+def _with_lineups(players: pd.DataFrame) -> pd.DataFrame:
+    lineup = players.groupby("game_key")["strategy"].transform(
+        lambda s: " + ".join(sorted(s)))
+    players = players.assign(lineup=lineup, stratum=players["strategy"] + " in " + lineup)
+    if "first_player" in players.columns:
+        players["position"] = (players["seat"] - players["first_player"]) % players["n_players"]
+    return players

@@ -1,0 +1,127 @@
+"""What a report section is made of: figures, tables, notes, and the comparisons it tested.
+
+Sections build these plain objects; ``reports.findings`` corrects every comparison's p-value
+together; ``reports.html`` and ``reports.build`` turn them into a page and files. Keeping the
+objects free of rendering means a section can be tested by looking at its data.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import pandas as pd
+from matplotlib.figure import Figure as MplFigure
+
+from zsim.stats import EFFECT_BENCHMARKS
+
+ALPHA = 0.05  # family-wise error rate for the whole report
+
+
+@dataclass
+class Comparison:
+    """One statistical test, phrased so that it can become a finding.
+
+    ``claim`` is a sentence stating what was observed (e.g. "seat 1 wins 56% of 2-player
+    games"); ``effect`` is a standardised effect size of kind ``effect_kind`` (see
+    ``zsim.stats.EFFECT_BENCHMARKS``). ``adjusted`` is the Holm-adjusted p-value over every
+    comparison of the report, filled in by ``reports.findings``.
+    """
+
+    label: str
+    claim: str
+    method: str
+    pvalue: float
+    effect: float
+    effect_kind: str
+    games: int
+    figure: str = ""
+    section: str = ""
+    adjusted: float = math.nan
+
+    @property
+    def significant(self) -> bool:
+        return self.adjusted < ALPHA
+
+    @property
+    def strength(self) -> float:
+        """The effect in units of Cohen's "small" benchmark, for ranking findings."""
+        if math.isnan(self.effect):
+            return 0.0
+        return abs(self.effect) / EFFECT_BENCHMARKS[self.effect_kind][0]
+
+
+@dataclass
+class Figure:
+    """A matplotlib figure with its caption; ``slug`` names its files and its page anchor."""
+
+    slug: str
+    title: str
+    caption: str
+    games: int
+    figure: MplFigure
+    comparisons: list[Comparison] = field(default_factory=list)
+
+    @property
+    def anchor(self) -> str:
+        return f"fig-{self.slug}"
+
+
+@dataclass
+class Table:
+    """A table shown on the page and written as CSV.
+
+    ``data`` keeps raw numbers (the CSV); ``formats`` maps columns to format strings used only
+    for the page. ``collapsed`` tables are folded away on the page (long reference tables).
+    """
+
+    slug: str
+    title: str
+    data: pd.DataFrame
+    formats: dict[str, str] = field(default_factory=dict)
+    collapsed: bool = False
+
+
+@dataclass
+class Note:
+    """A paragraph: an explanation, or why a figure is not drawn ("too few games")."""
+
+    text: str
+    warning: bool = False
+
+
+@dataclass
+class FindingList:
+    """The significant comparisons, most important first; ``empty`` is shown when none are."""
+
+    items: list[Comparison]
+    empty: str
+
+
+Block = Figure | Table | Note | FindingList
+
+
+@dataclass
+class Section:
+    slug: str
+    title: str
+    intro: str
+    blocks: list[Block] = field(default_factory=list)
+
+    @property
+    def figures(self) -> list[Figure]:
+        return [b for b in self.blocks if isinstance(b, Figure)]
+
+    @property
+    def tables(self) -> list[Table]:
+        return [b for b in self.blocks if isinstance(b, Table)]
+
+    @property
+    def comparisons(self) -> list[Comparison]:
+        """Every comparison of the section's figures, tagged with where it is shown."""
+        found = []
+        for fig in self.figures:
+            for comparison in fig.comparisons:
+                comparison.figure, comparison.section = fig.anchor, self.title
+                found.append(comparison)
+        return found

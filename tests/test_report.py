@@ -1,0 +1,208 @@
+"""``zsim report``: the page, its files, small and failing and pooled runs, and bad inputs."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from reports.build import ReportOutputError, build_report
+from reports.loader import RunDirError
+from strategies.base import Strategy
+from zsim.cli import main
+from zsim.decisions import Decision
+from zsim.runner import Experiment
+from zsim.runner.batch import start_run
+from zsim.view import PlayerView
+
+SECTIONS = ["1. Overview", "2. Strategies", "3. Seats and turn order", "4. Wall tiles",
+            "5. Unification boards", "6. Other components", "7. Cards", "8. Findings"]
+
+
+class Boom(Strategy):
+    """Raises at its first real decision, so every game it sits in fails."""
+
+    name = "boom"
+
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        raise RuntimeError("boom")
+
+
+@pytest.fixture(scope="session")
+def run_dir(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("runs") / "main"
+    start_run(Experiment(games=300, players=[2, 4], strategies=["basic", "random"], seed=11,
+                         chunk_size=50), out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def failing_run(tmp_path_factory) -> Path:
+    """A small run in which a third of the games fail."""
+    out = tmp_path_factory.mktemp("runs") / "failing"
+    start_run(Experiment(games=12, players=[2], seed=5, chunk_size=6, jobs=1,
+                         strategies=["random", "basic", "boom"]), out,
+              strategies={"boom": Boom()})
+    return out
+
+
+@pytest.fixture(scope="session")
+def report(run_dir, failing_run, tmp_path_factory) -> Path:
+    """One report, built once: two runs pooled, one of them with failed games."""
+    out = tmp_path_factory.mktemp("report")
+    build_report([run_dir, failing_run], out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def tiny_run(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("runs") / "tiny"
+    start_run(Experiment(games=6, players=[2], strategies=["random"], seed=1, jobs=1), out)
+    return out
+
+
+def figure_slugs(html: str) -> list[str]:
+    return re.findall(r'<figure id="fig-([\w-]+)"', html)
+
+
+def test_the_page_has_every_section_embedded_figures_and_no_outside_resources(report):
+    html = (report / "index.html").read_text(encoding="utf-8")
+    for heading in SECTIONS:
+        assert f">{heading}</h2>" in html
+    assert len(figure_slugs(html)) >= 10
+    assert html.count('src="data:image/svg+xml;base64,') == len(figure_slugs(html))
+    assert "<script" not in html and "http://" not in html and "https://" not in html
+    assert "Based on 304 games" in html  # 300 + the failing run's 4 finished games
+    # Findings point at figures that exist on the page.
+    for anchor in re.findall(r'<a href="#(fig-[\w-]+)">see figure</a>', html):
+        assert f'id="{anchor}"' in html
+
+
+def test_every_figure_is_written_as_png_and_svg_and_every_table_as_csv(report):
+    html = (report / "index.html").read_text(encoding="utf-8")
+    for slug in figure_slugs(html):
+        assert (report / "figures" / f"{slug}.png").stat().st_size > 1000
+        assert (report / "figures" / f"{slug}.svg").read_text().lstrip().startswith("<?xml")
+    csvs = re.findall(r'href="tables/([\w-]+)\.csv"', html)
+    assert {"runs", "strategies", "wall-tiles", "tests"} <= set(csvs)
+    for slug in csvs:
+        assert not pd.read_csv(report / "tables" / f"{slug}.csv").empty
+    tests = pd.read_csv(report / "tables" / "tests.csv")
+    assert (tests["holm_p"] >= tests["p"] - 1e-12).all()
+    assert tests["significant"].eq(tests["holm_p"] < 0.05).all()
+
+
+def test_the_cards_section_says_activations_are_not_recorded(report):
+    html = (report / "index.html").read_text(encoding="utf-8")
+    assert "not recorded in this run" in html
+
+
+def test_a_tiny_run_says_too_few_games_instead_of_plotting(tiny_run, tmp_path):
+    built = build_report([tiny_run], tmp_path / "report")
+    html = built.index.read_text(encoding="utf-8")
+    assert "too few games" in html
+    assert built.figures == 0 and not figure_slugs(html)
+    for heading in SECTIONS:
+        assert f">{heading}</h2>" in html
+
+
+def test_several_runs_pool_and_failures_are_reported(report):
+    html = (report / "index.html").read_text(encoding="utf-8")
+    assert "312 games from 2 run(s); 304 finished" in html
+    assert "8 game(s) failed" in html and "RuntimeError: boom" in html
+    runs = pd.read_csv(report / "tables" / "runs.csv")
+    assert runs["failed"].tolist() == [0, 8]
+    lineups = pd.read_csv(report / "tables" / "lineups.csv")
+    assert lineups["games"].sum() == 304
+
+
+def test_missing_corrupt_unfinished_and_duplicated_runs_are_clear_errors(run_dir, tmp_path):
+    with pytest.raises(RunDirError, match="nowhere: no such run directory"):
+        build_report([tmp_path / "nowhere"], tmp_path / "out")
+    broken = tmp_path / "broken"
+    shutil.copytree(run_dir, broken)
+    (broken / "players.parquet").write_bytes(b"not parquet at all")
+    with pytest.raises(RunDirError, match=r"broken/players\.parquet: cannot be read"):
+        build_report([broken], tmp_path / "out")
+    (broken / "players.parquet").unlink()
+    with pytest.raises(RunDirError, match=r"players\.parquet is missing"):
+        build_report([broken], tmp_path / "out")
+    shutil.copy(run_dir / "players.parquet", broken / "players.parquet")
+    manifest = (broken / "run.json").read_text().replace('"complete"', '"interrupted"')
+    (broken / "run.json").write_text(manifest)
+    with pytest.raises(RunDirError, match=r"not finished.*--resume"):
+        build_report([broken], tmp_path / "out")
+    with pytest.raises(RunDirError, match="hold the same run"):
+        build_report([run_dir, run_dir], tmp_path / "out")
+
+
+def test_a_non_report_directory_is_not_overwritten(run_dir, tmp_path):
+    (tmp_path / "busy").mkdir()
+    (tmp_path / "busy" / "notes.txt").write_text("mine")
+    with pytest.raises(ReportOutputError, match="not a report"):
+        build_report([run_dir], tmp_path / "busy")
+    assert (tmp_path / "busy" / "notes.txt").read_text() == "mine"
+
+
+def test_cli_writes_the_report_and_explains_errors(run_dir, tiny_run, report, tmp_path):
+    runner = CliRunner()
+    # Rebuilding into an existing report directory replaces it, stale files included.
+    copy = tmp_path / "again"
+    shutil.copytree(report, copy)
+    result = runner.invoke(main, ["report", str(tiny_run), "--out", str(copy)])
+    assert result.exit_code == 0, result.output
+    assert "index.html: 0 figures" in result.output
+    assert not any((copy / "figures").iterdir())
+    result = runner.invoke(main, ["report", str(tiny_run)])
+    assert result.exit_code == 0 and (tiny_run / "report" / "index.html").is_file()
+    result = runner.invoke(main, ["report", str(tmp_path / "nowhere")])
+    assert result.exit_code == 1 and "no such run directory" in result.output
+    result = runner.invoke(main, ["report", str(run_dir), str(run_dir)])
+    assert result.exit_code == 2 and "--out is required" in result.output
+
+
+def _chromium() -> str | None:
+    for name in ("/usr/bin/chromium", "chromium", "chromium-browser"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+CHECK = """<script>
+window.addEventListener("load", () => {
+  const broken = [...document.images].filter((img) => !img.complete || !img.naturalWidth);
+  console.log("zsim-check images " + document.images.length + " broken " + broken.length);
+});
+</script>"""
+
+
+@pytest.mark.skipif(_chromium() is None, reason="Chromium is not installed")
+def test_the_page_loads_in_headless_chromium_without_console_errors(report, tmp_path):
+    # The report has no script of its own; a copy gets one that reports, on the console,
+    # whether every embedded figure decoded. Chromium logs console messages to stderr.
+    page = tmp_path / "index.html"
+    html = (report / "index.html").read_text(encoding="utf-8")
+    page.write_text(html.replace("</body>", CHECK + "</body>"), encoding="utf-8")
+    result = subprocess.run(
+        [_chromium(), "--headless", "--no-sandbox", "--disable-gpu",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--no-first-run", f"--user-data-dir={tmp_path / 'profile'}",
+         "--enable-logging=stderr", "--v=0", "--virtual-time-budget=10000", "--dump-dom",
+         page.as_uri()],
+        capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode == 0, result.stderr[-2000:]
+    for heading in SECTIONS:
+        assert heading in result.stdout
+    console = [line for line in result.stderr.splitlines() if ":CONSOLE" in line]
+    checks = [line for line in console if "zsim-check" in line]
+    assert checks, result.stderr[-2000:]
+    images = len(figure_slugs(html))
+    assert f"zsim-check images {images} broken 0" in checks[0]
+    assert console == checks, console
