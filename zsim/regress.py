@@ -136,7 +136,7 @@ class Baseline(_Frozen):
         """The VP columns, total first."""
         for by_count in self.groups.values():
             for group in by_count.values():
-                return sorted(group.vp, key=lambda name: (name != VP_TOTAL, name))
+                return vp_columns(list(group.vp))
         return []
 
     def group_keys(self) -> set[tuple[str, int]]:
@@ -180,10 +180,9 @@ def fingerprint(players: pd.DataFrame) -> str:
 
 
 def summarize(players: pd.DataFrame, *, experiment: Experiment,
-              box_digest: str | None = None, failed_games: int = 0,
-              tolerance: Mapping[str, float] | None = None,
-              alpha: float = DEFAULT_ALPHA) -> Baseline:
-    """Summarise a players table (one row per player per finished game) into a baseline.
+              box_digest: str | None = None, failed_games: int = 0) -> Baseline:
+    """Summarise a players table (one row per player per finished game) into a baseline with
+    the default alpha and tolerances (``Baseline.with_settings`` changes them).
 
     Numbers are rounded so that the file diffs cleanly; rounding at the fourth decimal is far
     below anything the tests can resolve.
@@ -211,8 +210,6 @@ def summarize(players: pd.DataFrame, *, experiment: Experiment,
         "fingerprint": fingerprint(players),
         "games": int(players["game"].nunique()),
         "failed_games": failed_games,
-        "alpha": alpha,
-        "tolerance": {**DEFAULT_TOLERANCE, **(tolerance or {})},
         "groups": groups,
     }, "the summary")
 
@@ -230,8 +227,7 @@ def _round(value: float) -> float:
     return round(float(value), 4) + 0.0  # + 0.0 turns -0.0 into 0.0
 
 
-def read_run(run_dir: Path, tolerance: Mapping[str, float] | None = None,
-             alpha: float = DEFAULT_ALPHA) -> Baseline:
+def read_run(run_dir: Path) -> Baseline:
     """Summarise a finished run directory; only the scoring columns are read."""
     path = run_dir / RUN_JSON
     if not path.is_file():
@@ -252,8 +248,7 @@ def read_run(run_dir: Path, tolerance: Mapping[str, float] | None = None,
     except ExperimentError as error:
         raise BaselineError(str(error)) from None
     return summarize(players, experiment=experiment,
-                     box_digest=manifest.get("box_digest"), failed_games=int(failed.sum()),
-                     tolerance=tolerance, alpha=alpha)
+                     box_digest=manifest.get("box_digest"), failed_games=int(failed.sum()))
 
 
 # --- the file ------------------------------------------------------------------------------
@@ -276,9 +271,7 @@ def load_baseline(path: Path) -> Baseline:
 def load_reference(path: Path, tolerance: Mapping[str, float] | None = None,
                    alpha: float | None = None) -> Baseline:
     """A baseline file or a run directory, as a baseline; tolerance/alpha override its own."""
-    if path.is_dir():
-        return read_run(path, tolerance, alpha if alpha is not None else DEFAULT_ALPHA)
-    baseline = load_baseline(path)
+    baseline = read_run(path) if path.is_dir() else load_baseline(path)
     return baseline.with_settings(tolerance, alpha) if tolerance or alpha else baseline
 
 

@@ -168,7 +168,7 @@ def _update(path: Path, against: Path | None, experiment_file: Path | None,
     else:
         raise BaselineError(f"{path} does not exist yet: say what to record with "
                             f"--experiment FILE or --against RUN_DIR")
-    kept = old or new
+    kept = old if old is not None else new
     new = new.with_settings({**kept.tolerance, **settings},
                             alpha if alpha is not None else kept.alpha)
     if old is not None:
