@@ -45,7 +45,7 @@ def _take_rates(rewards: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
 def _heatmaps(rates: pd.DataFrame, boards: list[str], games: int) -> Figure:
     aspects = sorted(rates.index.get_level_values("aspect").unique())
     rounds = sorted(rates.index.get_level_values("round").unique())
-    fig, axes = new_figure(len(boards), 1, height=0.6 + 1.35 * len(boards) * len(aspects) / 3)
+    fig, axes = new_figure(len(boards), 1, height=0.6 + 0.6 * len(boards) * len(aspects))
     for ax, board in zip(axes[:, 0], boards, strict=True):
         cells = rates.loc[board] if board in rates.index.get_level_values(0) else rates.iloc[:0]
         grid = np.full((len(aspects), len(rounds)), np.nan)
@@ -53,7 +53,7 @@ def _heatmaps(rates: pd.DataFrame, boards: list[str], games: int) -> Figure:
             i, j = aspects.index(aspect), rounds.index(rnd)
             grid[i, j] = row["take_rate"]
             ax.text(j, i, f"{row['take_rate']:.0%}\n{row['reward']}", ha="center",
-                    va="center", fontsize=7,
+                    va="center", fontsize=8,
                     color="white" if row["take_rate"] > 0.7 else "black")
         ax.imshow(grid, cmap="Blues", vmin=0, vmax=1, aspect="auto")
         ax.set_xticks(range(len(rounds)), [f"round {r}" for r in rounds])

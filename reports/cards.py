@@ -36,7 +36,6 @@ def _suits_figure(players: pd.DataFrame, suits: list[str]) -> Figure:
     bars_with_intervals(axes[0][0], mean_intervals(long, ["suit", "strategy"], "cards"),
                         suits, strategies, "mean", "low", "high")
     axes[0][0].set_title("cards tucked per player")
-    axes[0][0].legend()
     titles = {"n_abilities_activated": "abilities activated per player",
               "vp_cards": "VP from cards per player"}
     for ax, column in zip(axes[0][1:], extra, strict=True):
@@ -77,7 +76,6 @@ def _activation_blocks(abilities: pd.DataFrame, games: int) -> list:
         axes[0][0].barh(list(order), values, left=left, color=f"C{i}", label=suit)
         left += values
     axes[0][0].set_xlabel("activations per game")
-    axes[0][0].legend()
     for i, suit in enumerate(suits):
         values = table["vp_per_activation"].xs(suit, level="suit").reindex(order)
         axes[0][1].plot(values.to_numpy(), list(order), "o", color=f"C{i}", label=suit)

@@ -135,7 +135,7 @@ def forest_height(rows: int) -> float:
 def bars_with_intervals(ax: Axes, table: pd.DataFrame, groups: Sequence, series: Sequence,
                         value: str, low: str, high: str, *, labels: dict | None = None) -> None:
     """Grouped bars: one group per ``groups`` value (index level 0), one bar per ``series``
-    value (index level 1), with error bars from the interval columns."""
+    value (index level 1, named in a legend), with error bars from the interval columns."""
     width = 0.8 / max(len(series), 1)
     x = np.arange(len(groups))
     for i, name in enumerate(series):
@@ -145,6 +145,9 @@ def bars_with_intervals(ax: Axes, table: pd.DataFrame, groups: Sequence, series:
         ax.bar(x + (i - (len(series) - 1) / 2) * width, v, width, yerr=err, capsize=2,
                label=(labels or {}).get(name, str(name)), color=f"C{i}", ecolor="0.3")
     ax.set_xticks(x, [str(g) for g in groups])
+    # Headroom above the tallest bar, so the legend row never hides a bar.
+    ax.set_ylim(0, ax.get_ylim()[1] * 1.2)
+    ax.legend(loc="upper left", ncol=len(series), fontsize=8, frameon=False)
 
 
 def rate_bars(ax: Axes, table: pd.DataFrame, fair: float | None = None) -> None:

@@ -63,7 +63,6 @@ def _built_figure(slots: pd.DataFrame, tiles: list[str], counts: list[int]) -> F
                         labels={n: f"{n} players" for n in counts})
     ax.set_ylabel("Walls built per game")
     ax.tick_params(axis="x", labelrotation=20)
-    ax.legend()
     return Figure("wall-built", "How often each Wall tile is built on",
                   "Mean number of Walls built on a tile's section per game in which the tile "
                   "is in play, per player count, with 95% bootstrap intervals. Each tile is "
@@ -92,7 +91,6 @@ def _vp_figure(walls: pd.DataFrame, tiles: list[str]) -> Figure:
                         labels={t: f"tier {t}" for t in tiers})
     axes[0][0].set_ylabel("VP per Wall")
     axes[0][0].set_title("by tier")
-    axes[0][0].legend()
     ax = axes[0][1]
     ax.bar(tiles, overall["mean"], yerr=[overall["mean"] - overall["low"],
                                          overall["high"] - overall["mean"]],
@@ -139,7 +137,6 @@ def _holders(data: RunData, slots: pd.DataFrame, tiles: list[str]) -> tuple[Figu
     ax.set_ylabel("win rate")
     ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
     ax.tick_params(axis="x", labelrotation=20)
-    ax.legend()
     figure = Figure("wall-holders", "Win rate of players holding Walls on each tile",
                     "Win rate of players who hold at least one Wall on the tile against those "
                     "who hold none, in games where the tile is in play, with 95% Wilson "

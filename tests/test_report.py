@@ -12,8 +12,9 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
+from reports import cards
 from reports.build import ReportOutputError, build_report
-from reports.loader import RunDirError
+from reports.loader import RunDirError, load_runs
 from strategies.base import Strategy
 from zsim.cli import main
 from zsim.decisions import Decision
@@ -206,3 +207,24 @@ def test_the_page_loads_in_headless_chromium_without_console_errors(report, tmp_
     images = len(figure_slugs(html))
     assert f"zsim-check images {images} broken 0" in checks[0]
     assert console == checks, console
+
+
+def test_cards_section_shows_ability_activations_when_they_are_logged(run_dir, tmp_path):
+    logged = tmp_path / "logged"
+    shutil.copytree(run_dir, logged)
+    players = pd.read_parquet(run_dir / "players.parquet")
+    rows = players[["run_id", "game", "seat"]].head(400).assign(
+        card=range(400), suit=["writing", "currency", "laws", "writing"] * 100,
+        trigger=["recruit", "hire"] * 200, ability=["ship_1", "vp_walls", "calm_any_1"] * 133
+        + ["ship_1"], vp=[0, 2, 0, 1] * 100)
+    rows.to_parquet(logged / "abilities.parquet")
+    section = cards.section(load_runs([logged]))
+    slugs = [f.slug for f in section.figures]
+    assert slugs == ["cards-by-suit", "card-abilities", "card-triggers"]
+    table = section.tables[0].data.set_index(["ability", "suit"])
+    assert table["activations"].sum() == 400
+    assert table.loc[("vp_walls", "currency"), "vp_per_activation"] == pytest.approx(
+        rows.loc[(rows["ability"] == "vp_walls") & (rows["suit"] == "currency"), "vp"].mean())
+    (logged / "abilities.parquet").write_bytes(b"garbage")
+    with pytest.raises(RunDirError, match=r"abilities\.parquet: cannot be read"):
+        load_runs([logged])
