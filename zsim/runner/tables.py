@@ -67,10 +67,13 @@ def unified_schema(table: str, schemas: Iterable[pa.Schema]) -> pa.Schema:
 
 def conform(chunk: pa.Table, schema: pa.Schema) -> pa.Table:
     """Bring one chunk to the whole table's schema, filling the columns it never saw."""
+    present = set(chunk.column_names)
     columns = []
     for field in schema:
-        if field.name in chunk.column_names:
+        if field.name not in present:
+            columns.append(pa.array([_fill(field.name)] * chunk.num_rows, type=field.type))
+        elif chunk.schema.field(field.name).type != field.type:
             columns.append(chunk[field.name].cast(field.type))
         else:
-            columns.append(pa.array([_fill(field.name)] * chunk.num_rows, type=field.type))
+            columns.append(chunk[field.name])
     return pa.Table.from_arrays(columns, schema=schema)

@@ -28,6 +28,9 @@ CHUNKS = "chunks"
 RUN_JSON = "run.json"
 FAILURES = "failures.jsonl"
 _FINISHED = re.compile(r"games-(\d+)\.arrow")
+# Chunks are merged into row groups of about this size: large enough for fast writes, good
+# compression and little file metadata, small enough to keep consolidation's memory flat.
+ROW_GROUP_BYTES = 32 * 1024 * 1024
 
 
 class OutputError(OSError):
@@ -107,9 +110,17 @@ def consolidate(out: Path, indices: list[int]) -> None:
         schema = tables.unified_schema(name, schemas)
         final = out / f"{name}.parquet"
         tmp = final.with_name(f".{final.name}.tmp")
-        with pq.ParquetWriter(tmp, schema) as writer:
+        with pq.ParquetWriter(tmp, schema) as parquet:
+            group: list[pa.Table] = []
+            size = 0
             for path in paths:
-                writer.write_table(tables.conform(_read_chunk(path), schema))
+                group.append(tables.conform(_read_chunk(path), schema))
+                size += group[-1].nbytes
+                if size >= ROW_GROUP_BYTES:
+                    parquet.write_table(pa.concat_tables(group))
+                    group, size = [], 0
+            if group:
+                parquet.write_table(pa.concat_tables(group))
         os.replace(tmp, final)
     tmp = out / f".{FAILURES}.tmp"
     with open(tmp, "wb") as merged:
