@@ -118,27 +118,21 @@ class PlayerView:
         return effects.effect_vp(self._game, self.me, effect,
                                  effects.Context(here, slot, suit, ""))
 
-    def triggered_abilities(self, action: int) -> list:
-        """('ability', card) for the tableau cards that ``action`` would activate right now."""
-        from zsim.rules import turn
-
-        return turn.triggered_abilities(self._game, self.me, action, set())
-
-    def wall_count(self, scoring: object) -> int:
-        """How many things a Wall tile's scoring counts for this player now."""
-        from zsim.rules import scoring as scoring_rules
-
-        return scoring_rules.wall_count(self._game, self.me, scoring)
-
-    def condition_met(self, spot_index: int) -> bool:
-        """Does this player meet the condition of a Mausoleum spot?"""
-        from zsim.rules import mausoleum
-
-        return mausoleum.condition_met(self._game, self.me, spot_index)
-
     @property
     def usable_mausoleum_slots(self) -> int:
         """Slots of each Mausoleum tile in use at this player count."""
         from zsim.rules import mausoleum
 
         return mausoleum.usable_slots(self._game)
+
+    def palace_regions(self) -> list[int]:
+        """Regions where this player could build a Palace with a Court action now."""
+        from zsim.rules import turn
+
+        return turn.palace_regions(self._game, self.me)
+
+    def wall_slots(self) -> list[tuple[int, int]]:
+        """(section, slot) pairs where this player could build a Wall with a Court action now."""
+        from zsim.rules import pieces
+
+        return pieces.wall_slot_options(self._game, self.me, free=False)
