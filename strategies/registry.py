@@ -1,29 +1,295 @@
-"""Resolve strategy names to Strategy instances."""
+"""Turn a strategy spec into a Strategy instance, and list what can be named.
+
+A spec is ``TARGET[@PARAMS.yaml][(key=value, ...)]``:
+
+- ``TARGET`` is a built-in name (``random``, ``basic``, ``human``, or a YAML bot of
+  ``configs/strategies/``: ``greedy``, ``builder``...), a YAML bot file (``path/to/bot.yaml``),
+  ``package.module:Class``, ``path/to/file.py:Class``, or a name another installed package
+  registers in the ``zsim.strategies`` entry-point group;
+- ``@PARAMS.yaml`` is a YAML mapping of parameters;
+- ``(key=value, ...)`` are inline parameters, each value a Python literal (``1``, ``0.5``,
+  ``'text'``, ``[1, 2]``); they override the file's.
+
+Parameters go to the strategy class's constructor; for YAML bots they are the heuristic's
+weights. The instance's ``name`` is the spec as written, so results say exactly which bot and
+parameters played.
+"""
 
 from __future__ import annotations
 
+import ast
+import importlib
+import importlib.util
+import inspect
+import re
+import sys
+from collections.abc import Callable
+from importlib.metadata import EntryPoint, entry_points
+from pathlib import Path
+from typing import Any
+
+import yaml
+
 from strategies.base import Strategy
 from strategies.basic import BasicStrategy
+from strategies.heuristic import PARAMETERS, BotError, HeuristicStrategy, load_bot, load_bots
+from strategies.human import HumanStrategy
 from strategies.random_bot import RandomStrategy
 
 BUILT_IN: dict[str, type[Strategy]] = {
     "random": RandomStrategy,
     "basic": BasicStrategy,
+    "human": HumanStrategy,
 }
+BOTS_DIR = Path(__file__).resolve().parents[1] / "configs" / "strategies"
+ENTRY_POINT_GROUP = "zsim.strategies"
+SPEC = re.compile(r"^\s*(?P<target>[^@()]+?)\s*(?:@\s*(?P<file>[^()]+?))?\s*"
+                  r"(?:\((?P<args>.*)\))?\s*$", re.DOTALL)
 
 
 class UnknownStrategy(ValueError):
-    """A strategy name that no registry knows."""
+    """A strategy spec that cannot be turned into a bot (unknown name, bad parameters...)."""
 
 
-def resolve(name: str) -> Strategy:
+class StrategyParameterError(UnknownStrategy):
+    """The strategy exists but its parameters are wrong."""
+
+
+def resolve(spec: str) -> Strategy:
+    """The Strategy instance a spec names, with its parameters applied."""
+    target, params = parse_spec(spec)
+    factory, label, accepted = _find(target)
+    instance = _construct(factory, params, label, accepted)
+    instance.name = " ".join(spec.split())
+    return instance
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """(target, parameters) of a spec; the parameter file is read, inline values parsed."""
+    match = SPEC.match(spec)
+    if not match:
+        raise UnknownStrategy(f"cannot read strategy spec {spec!r}: expected "
+                              "NAME[@PARAMS.yaml][(key=value, ...)]")
+    params: dict[str, Any] = {}
+    if match["file"]:
+        params.update(_params_file(Path(match["file"]), spec))
+    if match["args"] is not None:
+        params.update(_inline_params(match["args"], spec))
+    return match["target"], params
+
+
+def _params_file(path: Path, spec: str) -> dict[str, Any]:
     try:
-        return BUILT_IN[name]()
-    except KeyError:
-        raise UnknownStrategy(
-            f"unknown strategy {name!r}; available: {', '.join(sorted(BUILT_IN))}") from None
+        data = yaml.safe_load(path.read_text())
+    except (OSError, yaml.YAMLError) as error:
+        raise StrategyParameterError(f"strategy {spec!r}: cannot read parameter file "
+                                     f"{str(path)!r}: {error}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict) or not all(isinstance(k, str) for k in data):
+        raise StrategyParameterError(f"strategy {spec!r}: parameter file {str(path)!r} must be "
+                                     "a mapping of parameter names to values")
+    return data
+
+
+def _inline_params(args: str, spec: str) -> dict[str, Any]:
+    """Keyword arguments whose values are Python literals; nothing is ever evaluated."""
+    try:
+        call = ast.parse(f"_({args})", mode="eval").body
+    except SyntaxError:
+        raise StrategyParameterError(f"strategy {spec!r}: cannot read the parameters "
+                                     f"({args}); write them as key=value, ...") from None
+    if not isinstance(call, ast.Call) or call.args or any(k.arg is None for k in call.keywords):
+        raise StrategyParameterError(f"strategy {spec!r}: parameters must be key=value pairs")
+    params = {}
+    for keyword in call.keywords:
+        try:
+            params[keyword.arg] = ast.literal_eval(keyword.value)
+        except ValueError:
+            raise StrategyParameterError(
+                f"strategy {spec!r}: parameter {keyword.arg!r} must be a literal value "
+                f"(a number, 'quoted text', True, a list...), not "
+                f"{ast.unparse(keyword.value)!r}") from None
+    return params
+
+
+# --- finding the target ------------------------------------------------------------------------
+
+Factory = Callable[..., Strategy]
+
+
+def _find(target: str) -> tuple[Factory, str, list[str] | None]:
+    """(factory, label, accepted parameters or None for 'read the signature')."""
+    if target in BUILT_IN:
+        return BUILT_IN[target], target, None
+    if target.endswith((".yaml", ".yml")):
+        return _yaml_bot(Path(target), target)
+    if ":" in target:
+        where, _, attr = target.rpartition(":")
+        module = _load_file(Path(where), target) if where.endswith(".py") else \
+            _import(where, target)
+        return _class_in(module, attr, target), target, None
+    path = BOTS_DIR / f"{target}.yaml"
+    if path.exists():
+        return _yaml_bot(path, target)
+    point = _entry_points().get(target)
+    if point is not None:
+        try:
+            return point.load(), target, None
+        except Exception as error:
+            raise UnknownStrategy(f"strategy {target!r} (entry point {point.value!r} of "
+                                  f"package group {ENTRY_POINT_GROUP!r}) failed to load: "
+                                  f"{error}") from error
+    raise UnknownStrategy(f"unknown strategy {target!r}; available: "
+                          f"{', '.join(available())}; or name a class as package.module:Class "
+                          "or path/to/file.py:Class, or a bot file as path/to/bot.yaml")
+
+
+def _yaml_bot(path: Path, label: str) -> tuple[Factory, str, list[str]]:
+    try:
+        description, params = load_bot(path, _known_bots(path))
+    except BotError as error:
+        raise UnknownStrategy(str(error)) from None
+
+    def make(**overrides: Any) -> Strategy:
+        bot = HeuristicStrategy(**{**params, **overrides})
+        bot.description = description
+        return bot
+
+    return make, label, list(PARAMETERS)
+
+
+def _known_bots(path: Path) -> dict[str, tuple[str, dict[str, float]]]:
+    """The built-in YAML bots, which bot files elsewhere may extend by name."""
+    if path.resolve().parent == BOTS_DIR or not BOTS_DIR.is_dir():
+        return {}
+    return load_bots(BOTS_DIR)
+
+
+def _import(module: str, spec: str) -> Any:
+    try:
+        return importlib.import_module(module)
+    except ImportError as error:
+        raise UnknownStrategy(f"strategy {spec!r}: cannot import module {module!r}: "
+                              f"{error}") from None
+
+
+def _load_file(path: Path, spec: str) -> Any:
+    """Import a Python file as a module of its own, picklable by value.
+
+    The module is registered under a name made from its path (so classes in it pickle within
+    this process), and with cloudpickle by value (so worker processes, which cannot import that
+    name, still receive the class).
+    """
+    if not path.is_file():
+        raise UnknownStrategy(f"strategy {spec!r}: no such file {str(path)!r}")
+    name = "zsim_strategy_file_" + re.sub(r"\W", "_", str(path.resolve()))
+    module = sys.modules.get(name)
+    if module is None:
+        loader_spec = importlib.util.spec_from_file_location(name, path)
+        if loader_spec is None or loader_spec.loader is None:
+            raise UnknownStrategy(f"strategy {spec!r}: cannot import {str(path)!r}")
+        module = importlib.util.module_from_spec(loader_spec)
+        sys.modules[name] = module
+        try:
+            loader_spec.loader.exec_module(module)
+        except Exception as error:
+            del sys.modules[name]
+            raise UnknownStrategy(f"strategy {spec!r}: importing {str(path)!r} failed: "
+                                  f"{type(error).__name__}: {error}") from error
+        _pickle_by_value(module)
+    return module
+
+
+def _pickle_by_value(module: Any) -> None:
+    try:
+        import cloudpickle  # what joblib's process pools pickle with
+    except ImportError:  # no process pools here, so nothing to prepare for
+        return
+    cloudpickle.register_pickle_by_value(module)
+
+
+def _class_in(module: Any, attr: str, spec: str) -> Factory:
+    factory = getattr(module, attr, None)
+    if factory is None:
+        found = sorted(name for name, obj in vars(module).items()
+                       if isinstance(obj, type) and issubclass(obj, Strategy)
+                       and obj.__module__ == module.__name__)
+        raise UnknownStrategy(f"strategy {spec!r}: {attr!r} is not defined there; strategy "
+                              f"classes defined there: {', '.join(found) or 'none'}")
+    if not callable(factory):
+        raise UnknownStrategy(f"strategy {spec!r}: {attr!r} is not a class")
+    return factory
+
+
+def _entry_points() -> dict[str, EntryPoint]:
+    return {point.name: point for point in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+# --- building it ---------------------------------------------------------------------------
+
+
+def _construct(factory: Factory, params: dict[str, Any], label: str,
+               accepted: list[str] | None) -> Strategy:
+    if accepted is None:
+        accepted, open_ended = _signature(factory)
+    else:
+        open_ended = False
+    unknown = sorted(set(params) - set(accepted))
+    if unknown and not open_ended:
+        raise StrategyParameterError(
+            f"strategy {label!r} has no parameter {unknown[0]!r}; its parameters: "
+            f"{', '.join(accepted) or 'none'}")
+    try:
+        instance = factory(**params)
+    except (TypeError, ValueError) as error:
+        raise StrategyParameterError(f"strategy {label!r}: {error}") from None
+    if not isinstance(instance, Strategy):
+        raise UnknownStrategy(f"strategy {label!r} is not a Strategy (a subclass of "
+                              "strategies.base.Strategy)")
+    return instance
+
+
+def _signature(factory: Factory) -> tuple[list[str], bool]:
+    """Keyword parameters a class or function accepts, and whether it takes **kwargs."""
+    try:
+        parameters = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):
+        return [], True
+    named = [p.name for p in parameters
+             if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    return named, any(p.kind == p.VAR_KEYWORD for p in parameters)
+
+
+# --- listing -------------------------------------------------------------------------------
 
 
 def available() -> dict[str, str]:
-    """Name -> one-line description of every strategy that can be named."""
-    return {name: cls.description for name, cls in sorted(BUILT_IN.items())}
+    """Name -> one-line description of every strategy that can be named by a bare name."""
+    found = {name: cls.description for name, cls in BUILT_IN.items()}
+    if BOTS_DIR.is_dir():
+        for path in sorted(BOTS_DIR.glob("*.yaml")):
+            try:
+                found.setdefault(path.stem, load_bot(path)[0])
+            except BotError as error:
+                found.setdefault(path.stem, f"(broken: {error})")
+    for name, point in sorted(_entry_points().items()):
+        if name in found:
+            continue
+        try:
+            found[name] = getattr(point.load(), "description", "") or f"from {point.value}"
+        except Exception as error:
+            found[name] = f"(entry point {point.value} fails to load: {error})"
+    return found
+
+
+def parameters(spec: str) -> dict[str, Any]:
+    """The parameters a spec's strategy accepts, with the values the spec gives them."""
+    target, params = parse_spec(spec)
+    factory, label, accepted = _find(target)
+    if accepted is not None:
+        return _construct(factory, params, label, accepted).params
+    names, _ = _signature(factory)
+    defaults = {p.name: p.default for p in inspect.signature(factory).parameters.values()
+                if p.name in names}
+    return {**defaults, **params}

@@ -14,9 +14,9 @@ def main() -> None:
 
 
 def _register() -> None:
-    from zsim.cli import bench, components, play, regress, replay, report, run
+    from zsim.cli import bench, components, play, regress, replay, report, run, strategies
 
-    for module in (components, play, run, replay, bench, regress, report):
+    for module in (components, play, run, replay, bench, regress, report, strategies):
         main.add_command(module.command)
 
 
