@@ -57,8 +57,6 @@ class RunReport:
     played: int  # games played by this call (0 when resuming a complete run)
     decisions: int  # decisions taken in those games
     seconds: float  # wall time spent playing and writing them
-    engine_seconds: float  # summed over workers: time inside the chunk loops
-    workers: int
     peak_rss_bytes: int  # this process
     worker_peak_rss_bytes: int  # the largest worker process
 
@@ -139,7 +137,7 @@ def _execute(out: Path, manifest: dict[str, Any], experiment: Experiment, contex
         try:
             with backends.using(experiment.backend, experiment.jobs,
                                 experiment.scheduler) as workers:
-                session["workers"] = totals.workers = workers
+                session["workers"] = workers
                 with _bar(experiment.games, done, progress) as bar:
                     for chunk in _stream(context, pending):
                         writer.write_chunk(out, chunk)
@@ -154,8 +152,7 @@ def _execute(out: Path, manifest: dict[str, Any], experiment: Experiment, contex
     return RunReport(
         out=out, run_id=context.run_id, experiment=experiment, summary=summarize(out),
         played=totals.played, decisions=totals.decisions,
-        seconds=time.perf_counter() - clock, engine_seconds=totals.engine_seconds,
-        workers=totals.workers, peak_rss_bytes=peak_rss_bytes(),
+        seconds=time.perf_counter() - clock, peak_rss_bytes=peak_rss_bytes(),
         worker_peak_rss_bytes=totals.worker_rss)
 
 
@@ -167,7 +164,6 @@ class _Totals:
     decisions: int = 0
     engine_seconds: float = 0.0
     worker_rss: int = 0
-    workers: int = 0
 
     def add(self, chunk: ChunkResult) -> None:
         self.played += chunk.games
