@@ -35,6 +35,7 @@ from strategies.basic import BasicStrategy
 from strategies.heuristic import PARAMETERS, BotError, HeuristicStrategy, load_bot, load_bots
 from strategies.human import HumanStrategy
 from strategies.random_bot import RandomStrategy
+from zsim.rules.lisi import LiSiSeat
 
 BUILT_IN: dict[str, type[Strategy]] = {
     "random": RandomStrategy,
@@ -43,6 +44,8 @@ BUILT_IN: dict[str, type[Strategy]] = {
 }
 BOTS_DIR = Path(__file__).resolve().parents[1] / "configs" / "strategies"
 ENTRY_POINT_GROUP = "zsim.strategies"
+LISI = re.compile(r"lisi-(\d+)")  # the solo-mode automaton at a level, e.g. lisi-2
+LISI_LEVELS = (1, 2, 3, 4)
 SPEC = re.compile(r"^\s*(?P<target>[^@()]+?)\s*(?:@\s*(?P<file>[^()]+?))?\s*"
                   r"(?:\((?P<args>.*)\))?\s*$", re.DOTALL)
 
@@ -122,6 +125,10 @@ def _find(target: str) -> tuple[Factory, str, list[str] | None]:
     """(factory, label, accepted parameters or None for 'read the signature')."""
     if target in BUILT_IN:
         return BUILT_IN[target], target, None
+    solo = LISI.fullmatch(target)
+    if solo:
+        level = int(solo[1])
+        return (lambda: LiSiSeat(level)), target, []
     if target.endswith((".yaml", ".yml")):
         return _yaml_bot(Path(target), target)
     if ":" in target:
@@ -267,6 +274,8 @@ def _signature(factory: Factory) -> tuple[list[str], bool]:
 def available() -> dict[str, str]:
     """Name -> one-line description of every strategy that can be named by a bare name."""
     found = {name: cls.description for name, cls in BUILT_IN.items()}
+    found.update({f"lisi-{level}": f"{LiSiSeat.description}: level {level} (2 seats only)"
+                  for level in LISI_LEVELS})
     if BOTS_DIR.is_dir():
         for path in sorted(BOTS_DIR.glob("*.yaml")):
             try:

@@ -48,3 +48,14 @@ def test_play_refuses_bad_input_with_a_clear_message(args, message):
     out = CliRunner().invoke(main, ["play", *args])
     assert out.exit_code != 0
     assert message in out.output
+
+
+@pytest.mark.parametrize("level", [1, 4])
+def test_play_solo_against_lisi(level):
+    out = CliRunner().invoke(main, ["play", "--solo", "--lisi", str(level), "-s", "greedy",
+                                    "--seed", "2", "--json"])
+    assert out.exit_code == 0, out.output
+    players = json.loads(out.output)["players"]
+    assert [p["strategy"] for p in players] == ["greedy", f"lisi-{level}"]
+    for player in players:
+        assert sum(player[c] for c in CATEGORIES) == player["vp_total"]

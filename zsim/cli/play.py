@@ -26,10 +26,18 @@ from zsim.variants import parse as parse_variants
                    "value by key path (rules.palace_vp=8) or a variant .yaml file. Repeatable.")
 @click.option("--box", "box_dir", type=click.Path(file_okay=False, exists=True),
               default=None, help="Component directory (default: configs/components).")
+@click.option("--solo", is_flag=True, help="Play the solo mode: --strategy against Li Si.")
+@click.option("--lisi", "lisi_level", type=click.IntRange(1, 4), default=1, show_default=True,
+              help="Li Si's level with --solo.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def command(players: int, seed: int, strategy_names: tuple[str, ...], variants: tuple[str, ...],
-            box_dir: str | None, as_json: bool) -> None:
+            box_dir: str | None, solo: bool, lisi_level: int, as_json: bool) -> None:
     """Play one game and narrate it (or print its result with --json)."""
+    if solo:
+        if len(strategy_names) > 1:
+            raise click.BadParameter("the solo mode takes one --strategy", param_hint="--strategy")
+        players = 2
+        strategy_names = (*(strategy_names or ("random",)), f"lisi-{lisi_level}")
     try:
         chosen = parse_variants(variants)
         box = chosen.load_box(box_dir or default_box_dir())

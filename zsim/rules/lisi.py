@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from strategies.base import Strategy
 from zsim.components.schema import LiSiAction, LiSiCard, ScoringCard
 from zsim.rules import effects, mausoleum
 from zsim.rules.common import REGION_NAMES, SUIT_NAMES, add_vp, count, gain_small_tokens
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
     from zsim.game import Game
 
 
-class LiSiSeat:
+class LiSiSeat(Strategy):
     """Stands in a seat's strategy slot to say "Li Si plays here"; it is never asked anything."""
 
     description = "the solo-mode automaton at a difficulty level (1-4)"
