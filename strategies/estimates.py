@@ -720,6 +720,27 @@ class Estimator:
             hit = self._pay[key] = sum(losses[:workers])
         return hit
 
+    def best_wall(self) -> float:
+        """The best Wall a Court action can build now: an open slot of a section without ours,
+        its tier within our regions with Workers (as ``pieces.wall_slot_options``: a test holds
+        them equal), net of the Workers paid."""
+        have = self.worker_regions
+        walls = self.board.walls
+        best = -math.inf
+        for s, found in enumerate(self.walls()[1]):
+            if not found:
+                continue
+            top = max(walls[s].tiers)
+            bonus = self.section_bonus(s)
+            for _, t, vp in found:
+                if t <= have:
+                    v = vp + bonus - self.pay_cost(t)
+                    if t == top:
+                        v += self.spot_ready("high_wall", walls[s].site)
+                    if v > best:
+                        best = v
+        return best
+
     # --- Officials, Workers, Unrest --------------------------------------------------------
 
     def official_value(self, t: int, r: int) -> float:

@@ -42,6 +42,7 @@ from zsim.view import PlayerView
 
 KEEP = 0.3  # share of a card's best tuck value lost by spending it at Court instead
 MOVE = 0.8  # what moving one Official after a Court action is typically worth, early on
+SURE_ABILITY = 3.0  # an ability worth this much beats any single move: skip weighing moves
 TURN, CURRENT, UNCHANGED = "heuristic.turn", "heuristic.current", "heuristic.unchanged"
 FRESH = frozenset({"turn", "start_tile", "reward", "unlock", "discard_token"})  # new estimator
 FIRST_QUESTION = {0: "recruit", 1: "hire", 3: "palace", 4: "governor", 5: "wall"}
@@ -250,9 +251,7 @@ class HeuristicStrategy(Strategy):
             return max(est.governor_value(r, free=False) for r in range(5) if not est.missing[r])
         if action == PALACE:
             return max(est.palace_value(r, free=False) for r in view.palace_regions())
-        walls = view.walls  # a slot's value depends on its tier only: weigh one per tier
-        distinct = {(s, walls[s].tiers[i]): (s, i) for s, i in view.wall_slots()}
-        return max(est.wall_value(s, i, free=False) for s, i in distinct.values())
+        return est.best_wall()
 
     # --- Court actions and what they lead to --------------------------------------------------
 
@@ -366,6 +365,10 @@ class HeuristicStrategy(Strategy):
 
     def choose_activate(self, view: PlayerView, decision: Decision) -> Any:
         est = self.estimator(view)
+        options = decision.options
+        abilities = [o for o in options if isinstance(o, tuple) and o[0] == "ability"]
+        if max((est.card_value(o[1]) for o in abilities), default=0.0) > SURE_ABILITY:
+            options = [*abilities, "pass"]  # no single move of an Official is worth that much
 
         def value(option: Any) -> float:
             if not isinstance(option, tuple):
@@ -375,7 +378,7 @@ class HeuristicStrategy(Strategy):
             _, t, r, to = option
             return est.official_value(t, to) - est.official_loss(t, r)
 
-        return best(view, decision.options, value)
+        return best(view, options, value)
 
     choose_next_ability = choose_activate
 

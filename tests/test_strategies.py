@@ -26,7 +26,7 @@ from zsim.cli import main
 from zsim.components import Box
 from zsim.decisions import Decision, IllegalChoice
 from zsim.game import play_game
-from zsim.rules import scoring, turn
+from zsim.rules import pieces, scoring, turn
 from zsim.view import PlayerView
 
 HEURISTIC_BOTS = ("greedy", "builder", "governor", "alchemist", "courtier", "mausoleum")
@@ -257,6 +257,9 @@ class Auditor(HeuristicStrategy):
             fired = {o[1] for o in turn.triggered_abilities(game, view.me, action, set())}
             assert fired <= set(est.triggered()[action])
             assert all(c in fired or est.card_value(c) < -1e8 for c in est.triggered()[action])
+        walls = {(s, i) for s, found in enumerate(est.walls()[1]) if found
+                 for i, t, _ in found if t <= est.worker_regions}
+        assert walls == set(pieces.wall_slot_options(game, view.me, free=False))
         Auditor.checks += 1
         return super().choose(view, decision)
 

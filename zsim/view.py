@@ -130,9 +130,3 @@ class PlayerView:
         from zsim.rules import turn
 
         return turn.palace_regions(self._game, self.me)
-
-    def wall_slots(self) -> list[tuple[int, int]]:
-        """(section, slot) pairs where this player could build a Wall with a Court action now."""
-        from zsim.rules import pieces
-
-        return pieces.wall_slot_options(self._game, self.me, free=False)
