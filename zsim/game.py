@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from zsim.components import Box
-from zsim.components.schema import REGIONS
+from zsim.components.schema import COURT_ACTIONS, REGIONS
 from zsim.decisions import Decision, IllegalChoice
 from zsim.options import GameOptions, OptionError
 from zsim.rules import lisi, rewards, scoring, setup, turn
 from zsim.rules.lisi import LiSiSeat
-from zsim.rules.tables import Tables, compile_tables
+from zsim.rules.tables import ALCHEMIST, CARD_TYPES, Tables, compile_tables
 from zsim.state import GameState, PlayerState
 from zsim.view import PlayerView
 
@@ -42,6 +42,7 @@ class GameResult:
     start_tiles: list[str]  # the Starting tile each seat kept
     walls: list[dict[str, Any]] = field(default_factory=list)
     rewards: list[dict[str, Any]] = field(default_factory=list)
+    abilities: list[dict[str, Any]] = field(default_factory=list)  # tableau activations
     decisions: int = 0
     log: list[str] | None = None
 
@@ -86,6 +87,7 @@ class Game:
         self.decisions = 0
         self.walls: list[dict[str, Any]] = []
         self.rewards: list[dict[str, Any]] = []
+        self.abilities: list[dict[str, Any]] = []
         self.rng = random.Random(seed)
         self.state: GameState = setup.build_state(self, self.options, self.rng)
         solo = [seat for seat, s in enumerate(strategies) if isinstance(s, LiSiSeat)]
@@ -124,6 +126,20 @@ class Game:
     def record_reward(self, seat: int, aspect: str, reward: str) -> None:
         self.rewards.append({"round": self.state.round, "aspect": aspect, "seat": seat,
                              "reward": reward})
+
+    def record_ability(self, seat: int, card: int, option: int, vp: int) -> None:
+        """One activation of a tableau card's ability, for the cards report."""
+        t = self.t
+        player = self.state.players[seat]
+        trigger = player.emperor.get(card, t.card_trigger[card])
+        self.abilities.append({
+            "round": self.state.round, "seat": seat, "card": t.card_name[card],
+            "source": "master" if card in t.master_cards else
+                      "alchemist" if t.card_type[card] == ALCHEMIST else "card",
+            "suit": CARD_TYPES[t.card_type[card]], "trigger": COURT_ACTIONS[trigger],
+            "emperor": card in player.emperor, "ability": t.card_ability_id[card],
+            "option": option, "vp": vp,
+        })
 
     def record_walls(self, seat: int, walls: list[tuple[int, int, int]]) -> None:
         box = self.t.box
@@ -190,6 +206,7 @@ class Game:
             stats=[self.final_stats(p) for p in self.state.players],
             walls=self.walls,
             rewards=self.rewards,
+            abilities=self.abilities,
             decisions=self.decisions,
             log=self.log,
         )

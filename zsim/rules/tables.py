@@ -29,6 +29,7 @@ class Tables:
     card_type: tuple[int, ...]  # by card id: 0..2 suit, 3 alchemist; index 0 unused
     card_trigger: tuple[int, ...]
     card_ability: tuple[Ability | None, ...]
+    card_ability_id: tuple[str, ...]
     card_name: tuple[str, ...]
     alchemist_sets: tuple[tuple[int, ...], ...]
     master_cards: tuple[int, ...]
@@ -45,11 +46,13 @@ def compile_tables(box: Box) -> Tables:
     card_type: list[int] = [0] * (top + 1)
     trigger: list[int] = [0] * (top + 1)
     ability: list[Ability | None] = [None] * (top + 1)
+    ability_id: list[str] = [""] * (top + 1)
     name: list[str] = [""] * (top + 1)
     for card in box.cards:
         card_type[card.number] = SUIT_INDEX[card.suit]
         trigger[card.number] = ACTION_INDEX[card.trigger]
         ability[card.number] = box.abilities[card.ability]
+        ability_id[card.number] = card.ability
         name[card.number] = f"{card.suit.capitalize()} {card.number}"
     sets: dict[int, list[int]] = {}
     for card in box.alchemist_cards:
@@ -57,6 +60,7 @@ def compile_tables(box: Box) -> Tables:
         card_type.append(ALCHEMIST)
         trigger.append(ACTION_INDEX[card.trigger])
         ability.append(box.abilities[card.ability])
+        ability_id.append(card.ability)
         name.append(f"Alchemist {card.id}")
     masters = []
     for card in box.master_alchemists:
@@ -64,12 +68,14 @@ def compile_tables(box: Box) -> Tables:
         card_type.append(ALCHEMIST)
         trigger.append(ACTION_INDEX[card.trigger])
         ability.append(box.abilities[card.ability])
+        ability_id.append(card.ability)
         name.append(f"Master Alchemist {card.id}")
     return Tables(
         box=box,
         card_type=tuple(card_type),
         card_trigger=tuple(trigger),
         card_ability=tuple(ability),
+        card_ability_id=tuple(ability_id),
         card_name=tuple(name),
         alchemist_sets=tuple(tuple(sets[k]) for k in sorted(sets)),
         master_cards=tuple(masters),

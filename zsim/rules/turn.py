@@ -248,9 +248,10 @@ def activate(g: Game, p: PlayerState, card: int) -> None:
     ability = t.card_ability[card]
     ctx = effects.Context(region, slot, t.card_type[card], "vp_cards")
     options = effects.feasible_options(g, p, ability, ctx, full=False)
-    pick = g.ask(p.seat, "ability_option", options, {"card": card}) if len(options) > 1 \
-        else options[0]
+    pick = g.ask(p.seat, "ability_option", options, {"card": card})
     count(p, "abilities_activated")
     if g.log is not None:
         g.say(f"  activates {t.card_name[card]}: {ability.text}")
+    before = p.vp_in_game
     effects.resolve_steps(g, p, ability.options[pick], ctx)
+    g.record_ability(p.seat, card, pick, p.vp_in_game - before)
