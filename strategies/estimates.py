@@ -38,7 +38,9 @@ RECRUIT, HIRE, ELIXIR, PALACE, GOVERNOR, WALL = range(6)
 REGIONS = (0, 1, 2, 3, 4)
 FAR = 15  # a distance at which a goal is worth nothing
 UNREST_LEVEL = (0.0, 0.5, 1.4, 3.0)  # cost of sitting at each Unrest level, before the weight
-ACTIVATIONS_PER_ROUND = 0.45  # how often a tableau card fires per round left, on average
+ACTIVATIONS_PER_ROUND = 0.9  # how often a tableau card fires per round left, on average
+SEARCH_SHARE = 0.15  # share of the turns left a plan-neutral player spends Searching
+FUTURE_ALCHEMISTS = 0.9  # share of the Alchemist cards still in reach that get placed
 WORKER_SPARE = 0.3  # a Worker's worth beyond the goals modelled (later Walls, moves), per frac
 OFFICIAL_SPARE = 0.2  # the same for an Official
 
@@ -966,7 +968,7 @@ class Estimator:
         """Ship VP we expect to reach by the end, if the plan's share of Searches goes on."""
         if self._vp_proj is None:
             f, p = self.f, self.p
-            searches = self.turns * 0.1 * self.w.elixir
+            searches = self.turns * SEARCH_SHARE * self.w.elixir
             reach = min(f.elixir_end, p.ship + int(self.rules.elixir_steps * searches))
             self._vp_proj = float(f.elixir_vp[reach])
         return self._vp_proj
@@ -980,7 +982,8 @@ class Estimator:
             return 0.0
         pending = len(p.alchemist_supply) + (0 if p.master_taken else 1)
         ahead = sum(1 for x in f.elixir_spaces if x > s)
-        cards = self.type_counts()[1][ALCHEMIST] + 0.6 * min(pending, ahead) * self.frac
+        cards = self.type_counts()[1][ALCHEMIST] + FUTURE_ALCHEMISTS * min(
+            pending, ahead) * self.frac
         v = w.elixir * cards * (f.elixir_vp[s2] - f.elixir_vp[s])
         symbols = sum(1 for x in f.elixir_spaces if s < x <= s2)
         if symbols:

@@ -9,7 +9,7 @@ A bot file::
 
     description: one line shown by `zsim strategies`
     extends: greedy          # optional: start from another bot's weights
-    patience: 0.7            # optional: discount per action for goals not yet in reach
+    patience: 0.5            # optional: discount per action for goals not yet in reach
     weights:                 # optional: only the weights that differ
       palaces: 1.6
 """
@@ -46,7 +46,7 @@ SURE_ABILITY = 3.0  # an ability worth this much beats any single move: skip wei
 TURN, CURRENT, UNCHANGED = "heuristic.turn", "heuristic.current", "heuristic.unchanged"
 FRESH = frozenset({"turn", "start_tile", "reward", "unlock", "discard_token"})  # new estimator
 FIRST_QUESTION = {0: "recruit", 1: "hire", 3: "palace", 4: "governor", 5: "wall"}
-DEFAULT_PATIENCE = 0.7
+DEFAULT_PATIENCE = 0.5
 
 Params = create_model(  # every parameter of a heuristic bot, validated
     "Params",
