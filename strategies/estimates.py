@@ -74,12 +74,6 @@ class Weights:
         self.resources = (self.palaces + self.majority + self.walls) / 3
         self.key = tuple(float(values[k]) for k in ("patience", *WEIGHTS))
 
-    def __getstate__(self) -> dict[str, float]:
-        return {key: getattr(self, key) for key in ("patience", *WEIGHTS)}
-
-    def __setstate__(self, state: dict[str, float]) -> None:
-        self.__init__(state)
-
 
 # --- per-box constants -----------------------------------------------------------------------
 
@@ -290,7 +284,6 @@ class Estimator:
         self._activations: list[float] | None = None
         self._triggered: list[list[int]] | None = None
         self._tokens: dict[tuple[int, int], float] = {}
-        self._composition: dict[tuple[int, int], float] = {}
 
     # --- helpers -------------------------------------------------------------------------
 
@@ -1004,19 +997,13 @@ class Estimator:
 
     # --- cards -----------------------------------------------------------------------------
 
-    def tuck_value(self, card: int, r: int) -> float:
-        """Tucking a Unification card in region ``r`` (tokens, Unrest, tableau, future uses)."""
-        rules, p = self.rules, self.p
-        slot = len(p.tableau[r])
-        suit = self.f.card_type[card]
-        key = (r, suit)
-        base = self._composition.get(key)
-        if base is None:
-            tokens = min(rules.tokens_per_slot[slot], self.board.supply[suit])
-            base = self._composition[key] = (
-                self.token_gain(suit, tokens) - self.unrest_cost(r, rules.unrest_per_slot[slot])
+    def tuck_base(self, r: int, suit: int) -> float:
+        """Tucking any card of ``suit`` in region ``r``: tokens, Unrest, what it adds to tiles."""
+        rules = self.rules
+        slot = len(self.p.tableau[r])
+        tokens = min(rules.tokens_per_slot[slot], self.board.supply[suit])
+        return (self.token_gain(suit, tokens) - self.unrest_cost(r, rules.unrest_per_slot[slot])
                 + self.composition(r, suit))
-        return base + self.future_card(card, slot)
 
     def future_card(self, card: int, slot: int) -> float:
         """A card's ability at a flat rate, times the activations it can expect from now on."""

@@ -197,10 +197,17 @@ class HeuristicStrategy(Strategy):
         est = self.estimator(view)
         tucks: dict[tuple[int, int], float] = {}
         keep: dict[int, float] = {}
+        card_type = est.f.card_type
+        slots = [len(cards) for cards in view.me.tableau]
+        bases: dict[tuple[int, int], float] = {}
         for option in options:
             if option[0] == "unify":
-                card = option[1]
-                v = tucks[card, option[2]] = est.tuck_value(card, option[2])
+                card, r = option[1], option[2]
+                key = (r, card_type[card])
+                base = bases.get(key)
+                if base is None:
+                    base = bases[key] = est.tuck_base(*key)
+                v = tucks[card, r] = base + est.future_card(card, slots[r])
                 if v > keep.get(card, 0.0):
                     keep[card] = v
         board = view.board
@@ -330,13 +337,14 @@ class HeuristicStrategy(Strategy):
         est = self.estimator(view)
         action = self._emperor_action(view)
         trigger = view.tables.card_trigger
+        slots = {c: i for cards in view.me.tableau for i, c in enumerate(cards)}
 
-        def value(card: int) -> float:
+        def value(card: int) -> float:  # the card's future firings, at its flat rate
             old = view.me.emperor.get(card, trigger[card])
             if old == action:
                 return -1.0
             gain = est.activations(action) - 0.8 * est.activations(old)
-            return max(est.card_value(card), 0.0) * gain
+            return est.st.card[card][slots[card]] * gain
 
         return best(view, decision.options, value)
 
