@@ -37,7 +37,8 @@ from strategies.estimates import (
     statics,
 )
 from zsim.decisions import Decision
-from zsim.rules.tables import LOWER_ACTIONS
+from zsim.rules.tables import ACTION_INDEX, LOWER_ACTIONS
+from zsim.state import NO_ONE
 from zsim.view import PlayerView
 
 KEEP = 0.3  # share of a card's best tuck value lost by spending it at Court instead
@@ -90,9 +91,9 @@ def check_params(params: dict[str, Any], where: str) -> dict[str, float]:
 
 
 def load_bot(path: Path, known: dict[str, tuple[str, dict[str, float]]] | None = None,
-             ) -> tuple[str, dict[str, float]]:
+             seen: tuple[Path, ...] = ()) -> tuple[str, dict[str, float]]:
     """(description, parameters) of a bot file; ``extends`` is looked up in ``known`` first,
-    then next to the file."""
+    then next to the file (``seen``: the files extending this one, to refuse cycles)."""
     try:
         raw = yaml.safe_load(path.read_text())
     except (OSError, yaml.YAMLError) as error:
@@ -109,7 +110,7 @@ def load_bot(path: Path, known: dict[str, tuple[str, dict[str, float]]] | None =
                        f"{', '.join(WEIGHTS)}")
     params: dict[str, Any] = {}
     if bot.extends is not None:
-        params.update(_parent(path, bot.extends, known or {}))
+        params.update(_parent(path, bot.extends, known or {}, (*seen, path)))
     params.update(bot.weights)
     if bot.patience is not None:
         params["patience"] = bot.patience
@@ -117,14 +118,15 @@ def load_bot(path: Path, known: dict[str, tuple[str, dict[str, float]]] | None =
 
 
 def _parent(path: Path, name: str, known: dict[str, tuple[str, dict[str, float]]],
-            seen: tuple[Path, ...] = ()) -> dict[str, float]:
+            seen: tuple[Path, ...]) -> dict[str, float]:
     if name in known:
         return known[name][1]
     parent = path.with_name(f"{name}.yaml")
-    if parent == path or parent in seen or not parent.exists():
-        raise BotError(f"{path}: extends: no bot {name!r} next to this file (or it extends "
-                       "itself)")
-    return load_bot(parent, known)[1]
+    if parent in seen:
+        raise BotError(f"{path}: extends: {name!r} extends this bot in turn (a cycle)")
+    if not parent.exists():
+        raise BotError(f"{path}: extends: no bot {name!r} next to this file")
+    return load_bot(parent, known, seen)[1]
 
 
 def load_bots(directory: Path) -> dict[str, tuple[str, dict[str, float]]]:
@@ -308,7 +310,7 @@ class HeuristicStrategy(Strategy):
                 return 0.0
             ability = box.governor_tiles[slots[option][0]].ability
             if ability is None:
-                return 0.1  # a blank slot still keeps the others' bonus slots free for nobody
+                return 0.0  # a blank slot: the same as the area
             bonus = est.alternatives_value(box.abilities[ability].options, region, 0, -1)
             return est.w.governor_bonus * max(bonus, 0.0) + 0.5  # and denies it to the others
 
@@ -351,11 +353,9 @@ class HeuristicStrategy(Strategy):
     @staticmethod
     def _emperor_action(view: PlayerView) -> int:
         """The action of the Emperor tile being placed: the one on a section we just opened."""
-        from zsim.rules.tables import ACTION_INDEX
-
         tiles = view.tables.box.emperor_tiles
         for section in view.walls:
-            if section.first_builder == view.seat and section.emperor_tile >= 0:
+            if section.first_builder == view.seat and section.emperor_tile != NO_ONE:
                 return ACTION_INDEX[tiles[section.emperor_tile].action]
         return -1
 
@@ -366,7 +366,7 @@ class HeuristicStrategy(Strategy):
 
     def choose_master(self, view: PlayerView, decision: Decision) -> Any:
         est = self.estimator(view)
-        slot = len(view.me.tableau[est.alchemist_home()]) % 3
+        slot = min(len(view.me.tableau[est.alchemist_home()]), 2)
         return best(view, decision.options, lambda card: est.future_card(card, slot))
 
     # --- activating abilities -----------------------------------------------------------------

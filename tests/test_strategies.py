@@ -186,6 +186,10 @@ def test_an_unknown_weight_names_the_file_and_key(tmp_path: Path) -> None:
     path.write_text("description: x\nweight:\n  palaces: 2\n")
     with pytest.raises(UnknownStrategy, match=r"typo\.yaml: weight: Extra inputs"):
         resolve(str(path))
+    path.write_text("description: x\nextends: other\n")
+    (tmp_path / "other.yaml").write_text("description: y\nextends: typo\n")
+    with pytest.raises(UnknownStrategy, match="a cycle"):
+        resolve(str(path))
 
 
 def test_archetypes_are_weightings_of_one_heuristic_and_no_two_alike() -> None:
