@@ -308,3 +308,10 @@ def test_wilson_interval_takes_shared_wins_and_stays_in_bounds():
     assert 0 < low < 0.25 < high < 1
     assert wilson_interval(0, 5)[0] == 0
     assert wilson_interval(5, 5)[1] == pytest.approx(1)
+
+
+def test_bench_prints_its_table():
+    result = CliRunner().invoke(main, ["bench", "--games", "4", "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    for text in ("4 random", "default", "engine, 1 core", "runner, 1 job", "decisions/s"):
+        assert text in result.output
