@@ -65,24 +65,31 @@ def build_report(run_dirs: list[Path], out: Path) -> BuiltReport:
         sections = [module.section(data) for module in SECTIONS]
         summary = findings.section(sections)
         sections.append(summary)
-        _check_unique(sections)
-        images = {}
-        for figure in (f for s in sections for f in s.figures):
-            # Lay the figure out once; otherwise each of the two saves would redo it.
-            figure.figure.get_layout_engine().execute(figure.figure)
-            figure.figure.set_layout_engine("none")
-            svg = io.BytesIO()
-            figure.figure.savefig(svg, format="svg")
-            images[figure.slug] = svg.getvalue()
-            (out / "figures" / f"{figure.slug}.svg").write_bytes(svg.getvalue())
-            figure.figure.savefig(out / "figures" / f"{figure.slug}.png", dpi=PNG_DPI)
+        significant = sum(c.significant for s in sections for c in s.comparisons)
+        names = ", ".join(str(p) for p in run_dirs)
+        subtitle = (f"{len(data.finished)} finished games from {names}. {significant} "
+                    f"significant finding(s): see section 8.")
+        return write_sections(sections, out, "zsim report", subtitle)
+
+
+def write_sections(sections: list[Section], out: Path, title: str,
+                   subtitle: str) -> BuiltReport:
+    """Write built sections as ``index.html`` with every figure (PNG, SVG) and table (CSV)."""
+    _prepare(out)
+    _check_unique(sections)
+    images = {}
+    for figure in (f for s in sections for f in s.figures):
+        # Lay the figure out once; otherwise each of the two saves would redo it.
+        figure.figure.get_layout_engine().execute(figure.figure)
+        figure.figure.set_layout_engine("none")
+        svg = io.BytesIO()
+        figure.figure.savefig(svg, format="svg")
+        images[figure.slug] = svg.getvalue()
+        (out / "figures" / f"{figure.slug}.svg").write_bytes(svg.getvalue())
+        figure.figure.savefig(out / "figures" / f"{figure.slug}.png", dpi=PNG_DPI)
     for table in (t for s in sections for t in s.tables):
         table.data.to_csv(out / "tables" / f"{table.slug}.csv", index=False)
-    significant = sum(c.significant for s in sections for c in s.comparisons)
-    names = ", ".join(str(p) for p in run_dirs)
-    games = len(data.finished)
-    subtitle = (f"{games} finished games from {names}. {significant} significant "
-                f"finding(s): see section 8.")
     index = out / "index.html"
-    index.write_text(render("zsim report", subtitle, sections, images), encoding="utf-8")
+    index.write_text(render(title, subtitle, sections, images), encoding="utf-8")
+    significant = sum(c.significant for s in sections for c in s.comparisons)
     return BuiltReport(index, len(images), sum(len(s.tables) for s in sections), significant)

@@ -99,9 +99,10 @@ def test_every_figure_is_written_as_png_and_svg_and_every_table_as_csv(report):
     assert tests["significant"].eq(tests["holm_p"] < 0.05).all()
 
 
-def test_the_cards_section_says_activations_are_not_recorded(report):
+def test_the_cards_section_shows_the_recorded_activations(report):
     html = (report / "index.html").read_text(encoding="utf-8")
-    assert "not recorded in this run" in html
+    assert "not recorded in this run" not in html
+    assert (report / "figures" / "card-abilities.png").is_file()
 
 
 def test_a_tiny_run_says_too_few_games_instead_of_plotting(tiny_run, tmp_path):

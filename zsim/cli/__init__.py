@@ -14,9 +14,21 @@ def main() -> None:
 
 
 def _register() -> None:
-    from zsim.cli import bench, components, play, regress, replay, report, run, strategies
+    from zsim.cli import (
+        bench,
+        compare,
+        components,
+        play,
+        regress,
+        replay,
+        report,
+        run,
+        strategies,
+        sweep,
+    )
 
-    for module in (components, play, run, replay, bench, regress, report, strategies):
+    for module in (components, play, strategies, run, replay, report, compare, sweep, regress,
+                   bench):
         main.add_command(module.command)
 
 

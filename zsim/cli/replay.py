@@ -9,7 +9,7 @@ import pyarrow.parquet as pq
 
 from zsim.cli import play
 from zsim.runner import ExperimentError, parse_experiment
-from zsim.runner.boxfiles import box_digest
+from zsim.runner.boxfiles import run_box_digest
 from zsim.runner.writer import RUN_JSON, read_json
 
 
@@ -37,7 +37,8 @@ def command(ctx: click.Context, run_dir: Path, game: int, as_json: bool) -> None
         raise click.ClickException(f"run has games 0..{experiment.games - 1}, not {game}")
     plan = experiment.schedule().plan(game)
     _check_recorded_seed(run_dir, game, plan.seed)
-    if box_digest(experiment.box_dir()) != manifest["box_digest"]:
+    if run_box_digest(experiment.box_dir(), experiment.variant_set().box) \
+            != manifest["box_digest"]:
         click.echo(f"warning: the component files in {experiment.box_dir()} changed since "
                    f"the run; this replay follows the current rules", err=True)
     variants = tuple(f"{k}={v}" for k, v in experiment.variants.items())

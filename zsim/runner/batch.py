@@ -206,7 +206,7 @@ def _context(experiment: Experiment, source: str,
     """Check the box, strategies and variants a run needs, with errors naming the experiment's
     key, so that a mistake stops the run before its first game instead of failing every game."""
     try:
-        box, blob, digest = load_for_run(experiment.box_dir())
+        box, blob, digest = load_for_run(experiment.box_dir(), experiment.variant_set().box)
     except (BoxError, OSError) as error:
         raise ExperimentError(f"{source}: key 'box': {error}") from None
     instances: dict[str, Strategy] = {}

@@ -15,7 +15,9 @@ from __future__ import annotations
 import copyreg
 import hashlib
 import io
+import json
 import pickle
+from collections.abc import Sequence
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -34,11 +36,22 @@ def box_digest(box_dir: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-def load_for_run(box_dir: Path) -> tuple[Box, bytes, str]:
-    """Load and validate a component directory (raising ``BoxError``); return the box, the
-    box packed for the workers, and its digest. This process keeps the box for its own chunks."""
+def run_box_digest(box_dir: Path, overrides: Sequence[tuple[str, Any]] = ()) -> str:
+    """The digest of the rules a run plays: the component files, then any box variants."""
     digest = box_digest(box_dir)
-    box = _LOADED[digest] = load_box(box_dir)
+    if not overrides:
+        return digest
+    changes = json.dumps([list(pair) for pair in overrides], sort_keys=True)
+    return hashlib.sha256(f"{digest}:{changes}".encode()).hexdigest()[:16]
+
+
+def load_for_run(box_dir: Path, overrides: Sequence[tuple[str, Any]] = ()
+                 ) -> tuple[Box, bytes, str]:
+    """Load and validate a component directory with its box variants (raising ``BoxError``);
+    return the box, the box packed for the workers, and the digest of these rules. This process
+    keeps the box for its own chunks."""
+    digest = run_box_digest(box_dir, overrides)
+    box = _LOADED[digest] = load_box(box_dir, overrides)
     return box, _pack(box), digest
 
 

@@ -18,6 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from zsim.components import default_box_dir
 from zsim.options import GameOptions, OptionError
 from zsim.runner.seeds import Schedule
+from zsim.variants import Variants
+from zsim.variants import parse as parse_variants
 
 EXPERIMENTS_DIR = Path(__file__).resolve().parents[2] / "configs" / "experiments"
 DEFAULT_EXPERIMENT = EXPERIMENTS_DIR / "default.yaml"
@@ -83,8 +85,9 @@ class Experiment(BaseModel):
     @field_validator("variants")
     @classmethod
     def _variants_exist(cls, value: dict[str, str]) -> dict[str, str]:
+        """Rule options are checked here; box paths when the box is loaded for the run."""
         try:
-            GameOptions().with_variants([f"{k}={v}" for k, v in value.items()])
+            parse_variants([f"{k}={v}" for k, v in value.items()]).game_options()
         except OptionError as error:
             raise ValueError(str(error)) from None
         return value
@@ -109,8 +112,11 @@ class Experiment(BaseModel):
     def box_dir(self) -> Path:
         return Path(self.box) if self.box else default_box_dir()
 
+    def variant_set(self) -> Variants:
+        return parse_variants([f"{k}={v}" for k, v in self.variants.items()])
+
     def options(self) -> GameOptions:
-        return GameOptions().with_variants([f"{k}={v}" for k, v in self.variants.items()])
+        return self.variant_set().game_options()
 
     def schedule(self) -> Schedule:
         return Schedule(seed=self.seed, players=tuple(self.players),

@@ -35,6 +35,10 @@ BASE: dict[str, pa.Schema] = {
     "rewards": pa.schema(
         [("run_id", _S), ("game", _I), ("n_players", _I), ("round", _I), ("aspect", _S),
          ("seat", _I), ("strategy", _S), ("reward", _S)]),
+    "abilities": pa.schema(
+        [("run_id", _S), ("game", _I), ("n_players", _I), ("round", _I), ("seat", _I),
+         ("strategy", _S), ("source", _S), ("card", _S), ("suit", _S), ("trigger", _S),
+         ("emperor", _B), ("ability", _S), ("option", _I), ("vp", _I)]),
 }
 TABLES = tuple(BASE)
 TIMING_COLUMNS = ("duration_s",)

@@ -101,9 +101,9 @@ def _add_rows(rows: dict[str, list[dict[str, Any]]], run_id: str, plan: GamePlan
     for wall in result.walls:
         rows["walls"].append({**ids, "n_players": plan.n_players, **wall,
                               "strategy": names[wall["seat"]]})
-    for reward in result.rewards:
-        rows["rewards"].append({**ids, "n_players": plan.n_players, **reward,
-                                "strategy": names[reward["seat"]]})
+    for table, records in (("rewards", result.rewards), ("abilities", result.abilities)):
+        rows[table].extend({**ids, "n_players": plan.n_players, **record,
+                            "strategy": names[record["seat"]]} for record in records)
 
 
 def _failed_game_row(run_id: str, plan: GamePlan, failure: dict[str, Any],

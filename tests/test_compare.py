@@ -1,0 +1,89 @@
+"""Paired comparisons and sweeps on common random numbers."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from zsim.cli import main
+from zsim.compare import paired_differences, variance_reduction, verdict
+from zsim.rules.scoring import CATEGORIES
+
+EXPERIMENT = """\
+games: 40
+players: [2, 4]
+strategies: [basic, random]
+seed: 3
+jobs: 1
+chunk_size: 20
+"""
+
+
+@pytest.fixture(scope="module")
+def experiment(tmp_path_factory):
+    path = tmp_path_factory.mktemp("exp") / "small.yaml"
+    path.write_text(EXPERIMENT)
+    return path
+
+
+def _compare(experiment, out, *variant):
+    result = CliRunner().invoke(main, ["compare", str(experiment), *variant, "--out", str(out),
+                                       "--quiet"])
+    assert result.exit_code == 0, result.output
+    return result.output, pd.read_csv(out / "comparison.csv")
+
+
+def test_a_no_op_variant_gives_exactly_zero_difference(experiment, tmp_path):
+    output, table = _compare(experiment, tmp_path / "noop", "court_reset=false")
+    assert (table["difference"] == 0).all()
+    assert (table["low"] == 0).all() and (table["high"] == 0).all()
+    assert "Identical" in output
+    assert (tmp_path / "noop" / "report" / "index.html").is_file()
+
+
+def test_a_two_vp_palace_change_shows_with_its_size_in_its_category(experiment, tmp_path):
+    output, table = _compare(experiment, tmp_path / "palace", "rules.palace_vp=8")
+    players = pd.read_parquet(tmp_path / "palace" / "base" / "players.parquet")
+    for (n, strategy), rows in table.groupby(["n_players", "strategy"]):
+        base = players[(players.n_players == n) & (players.strategy == strategy)]
+        palaces = base.groupby("game")["n_palaces"].mean().mean()
+        row = rows.set_index("metric").loc["vp_palaces"]
+        assert row["difference"] == pytest.approx(2 * palaces)  # +2 VP for every Palace
+        unchanged = rows[~rows["metric"].isin(["vp_palaces", "vp_total", "win_share"])]
+        assert (unchanged["difference"] == 0).all()  # bots that ignore the value play the same
+    assert "vp_palaces" in output and "significant change" in output
+
+
+def test_a_bad_variant_path_is_refused(experiment, tmp_path):
+    result = CliRunner().invoke(main, ["compare", str(experiment), "rules.palace_vpp=8",
+                                       "--out", str(tmp_path / "bad"), "--quiet"])
+    assert result.exit_code != 0
+    assert "palace_vpp" in result.output
+
+
+def test_paired_intervals_are_narrower_than_unpaired_ones():
+    base = pd.DataFrame({"n_players": 2, "strategy": "x", "game": range(200),
+                         "win_share": 0.5, "vp_total": range(200), "failed": False,
+                         **{category: 0 for category in CATEGORIES}})
+    variant = base.assign(vp_total=base["vp_total"] + 1)
+    table = paired_differences(base, variant)
+    total = table.set_index("metric").loc["vp_total"]
+    assert total["difference"] == 1 and total["low"] == 1 and total["high"] == 1
+    assert total["unpaired_high"] - total["unpaired_low"] > 10
+    assert "vp_total +1.00" in verdict(table)
+    assert variance_reduction(table).empty  # zero-width paired intervals have no factor
+
+
+def test_sweep_runs_one_batch_per_value_on_shared_seeds(experiment, tmp_path):
+    out = tmp_path / "sweep"
+    result = CliRunner().invoke(main, ["sweep", "rules.palace_vp=4,8", "--experiment",
+                                       str(experiment), "--out", str(out), "--quiet"])
+    assert result.exit_code == 0, result.output
+    table = pd.read_csv(out / "sweep.csv")
+    assert sorted(table["value"].unique()) == [4, 8]
+    seeds = [pd.read_parquet(out / f"value-{i}" / "games.parquet")["seed"] for i in (0, 1)]
+    assert seeds[0].tolist() == seeds[1].tolist()
+    assert (out / "report" / "figures" / "sweep-2p.png").is_file()
+    assert CliRunner().invoke(main, ["sweep", "rules.palace_vp=4", "--out",
+                                     str(tmp_path / "one")]).exit_code != 0

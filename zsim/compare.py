@@ -1,0 +1,89 @@
+"""Paired comparisons: the same games played under two rule sets.
+
+A base run and a variant run share their master seed, so game *i* has the same seed, seating and
+(unless the variant changes them) the same shuffles and setup draws in both. Differences are
+therefore taken game by game: every source of luck the variant does not touch cancels out, and
+far fewer games detect a change than two independent runs would (common random numbers).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from zsim.rules.scoring import CATEGORIES
+from zsim.stats import bootstrap_interval, difference_interval, holm, paired_test
+
+METRICS = ("win_share", "vp_total", *CATEGORIES)
+KEYS = ["n_players", "strategy"]
+ALPHA = 0.05
+
+
+def per_game(players: pd.DataFrame) -> pd.DataFrame:
+    """Each strategy's mean of every metric in each game (a strategy may hold several seats)."""
+    finished = players if "failed" not in players else players[~players["failed"]]
+    return finished.groupby([*KEYS, "game"])[list(METRICS)].mean()
+
+
+def paired_differences(base: pd.DataFrame, variant: pd.DataFrame,
+                       resamples: int = 999) -> pd.DataFrame:
+    """Per player count, strategy and metric: both means, the paired difference with its
+    bootstrap interval, the interval two independent runs of the same size would give, and the
+    paired test's p-value (Holm-adjusted over the whole table)."""
+    joined = per_game(base).join(per_game(variant), how="inner",
+                                 suffixes=("_base", "_variant"))
+    rows = []
+    for (n_players, strategy), games in joined.groupby(level=KEYS):
+        for metric in METRICS:
+            before = games[f"{metric}_base"].to_numpy(float)
+            after = games[f"{metric}_variant"].to_numpy(float)
+            diff = after - before
+            low, high = bootstrap_interval(diff, resamples=resamples)
+            unpaired_low, unpaired_high = difference_interval(before, after, resamples=resamples)
+            rows.append({
+                "n_players": n_players, "strategy": strategy, "metric": metric,
+                "games": len(diff), "base": before.mean(), "variant": after.mean(),
+                "difference": diff.mean(), "low": low, "high": high,
+                "unpaired_low": unpaired_low, "unpaired_high": unpaired_high,
+                "pvalue": paired_test(diff).pvalue,
+            })
+    table = pd.DataFrame(rows)
+    table["adjusted"] = holm(table["pvalue"]) if len(table) else []
+    table["significant"] = table["adjusted"] < ALPHA
+    return table
+
+
+def verdict(table: pd.DataFrame, largest: int = 3) -> str:
+    """One line: what moved significantly, biggest shifts first, or that nothing did."""
+    if table.empty:
+        return "No games in common between the two runs."
+    if not (table["difference"] != 0).any():
+        return "Identical: the variant changed no result in these games."
+    moved = table[table["significant"]].copy()
+    if moved.empty:
+        widest = table.loc[(table["high"] - table["low"]).idxmax()]
+        return ("No significant change (largest uncertainty: "
+                f"{_describe(widest)}).")
+    moved = moved.reindex(moved["difference"].abs().sort_values(ascending=False).index)
+    shown = "; ".join(_describe(row) for _, row in moved.head(largest).iterrows())
+    more = len(moved) - largest
+    return f"{len(moved)} significant change(s): {shown}" + (f"; and {more} more" if more > 0
+                                                            else "")
+
+
+def _describe(row: pd.Series) -> str:
+    scale, unit = (100, " points") if row["metric"] == "win_share" else (1, " VP")
+    name = "win rate" if row["metric"] == "win_share" else row["metric"]
+    return (f"{row['strategy']} ({row['n_players']}p) {name} {row['difference'] * scale:+.2f}"
+            f"{unit} [{row['low'] * scale:+.2f}, {row['high'] * scale:+.2f}]")
+
+
+def variance_reduction(table: pd.DataFrame) -> pd.DataFrame:
+    """How much narrower the paired intervals are than unpaired ones of the same games, and the
+    factor of games an unpaired comparison would need for the same precision."""
+    widths = table.assign(
+        paired_width=table["high"] - table["low"],
+        unpaired_width=table["unpaired_high"] - table["unpaired_low"],
+    )
+    widths = widths[widths["paired_width"] > 0]
+    widths["games_factor"] = (widths["unpaired_width"] / widths["paired_width"]) ** 2
+    return widths[[*KEYS, "metric", "games", "paired_width", "unpaired_width", "games_factor"]]
