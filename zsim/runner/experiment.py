@@ -146,9 +146,9 @@ def parse_experiment(data: Any, source: str) -> Experiment:
     except ValidationError as error:
         lines = []
         for problem in error.errors():
-            key = ".".join(str(part) for part in problem["loc"]) or "(top level)"
+            key = ".".join(str(part) for part in problem["loc"])
             message = problem["msg"].removeprefix("Value error, ")
-            lines.append(f"{source}: key {key!r}: {message}")
+            lines.append(f"{source}: key {key!r}: {message}" if key else f"{source}: {message}")
         raise ExperimentError("\n".join(lines)) from None
 
 
