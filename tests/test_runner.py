@@ -315,3 +315,18 @@ def test_bench_prints_its_table():
     assert result.exit_code == 0, result.output
     for text in ("4 random", "default", "engine, 1 core", "runner, 1 job", "decisions/s"):
         assert text in result.output
+
+
+def test_run_solo_marks_lisi_and_takes_variant_files(tmp_path):
+    out = tmp_path / "solo"
+    variant = tmp_path / "v.yaml"
+    variant.write_text("rules.palace_vp: 7\nmausoleum: advanced\n")
+    result = CliRunner().invoke(main, ["run", "--solo", "--lisi", "2", "-s", "random",
+                                       "--games", "6", "--jobs", "1", "--quiet",
+                                       "--variant", str(variant), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    players = pd.read_parquet(out / "players.parquet")
+    assert set(players["strategy"]) == {"random", "lisi-2"}
+    assert (players["vp_palaces"] % 7 == 0).all()
+    games = pd.read_parquet(out / "games.parquet")
+    assert set(games["mausoleum_mode"]) == {"advanced"} and set(games["lisi_level"]) == {2}

@@ -8,10 +8,12 @@ from pathlib import Path
 
 import click
 
+from zsim.options import OptionError
 from zsim.runner import DEFAULT_EXPERIMENT, ExperimentError, load_experiment
 from zsim.runner.backends import BackendError
 from zsim.runner.batch import RunInterrupted, RunReport, resume_run, start_run
 from zsim.runner.writer import OutputError
+from zsim.variants import parse as parse_variants
 
 EXIT_INTERRUPTED = 130
 
@@ -40,12 +42,16 @@ EXIT_INTERRUPTED = 130
               help="Failed games tolerated before the exit status is 1.")
 @click.option("--resume", type=click.Path(file_okay=False, exists=True, path_type=Path),
               help="Finish the interrupted run in this directory.")
+@click.option("--solo", is_flag=True,
+              help="The solo mode: each game is one --strategy against Li Si (2 seats).")
+@click.option("--lisi", "lisi_level", type=click.IntRange(1, 4), default=1, show_default=True,
+              help="Li Si's level with --solo.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar or header line.")
 def command(experiment_file: Path | None, games: int | None, players: tuple[int, ...],
             strategies: tuple[str, ...], seats: str | None, seed: int | None,
             jobs: int | None, backend: str | None, scheduler: str | None, out: Path | None,
             variants: tuple[str, ...], chunk_size: int | None, max_failures: int | None,
-            resume: Path | None, quiet: bool) -> None:
+            resume: Path | None, solo: bool, lisi_level: int, quiet: bool) -> None:
     """Run EXPERIMENT_FILE (default: configs/experiments/default.yaml).
 
     Options override the file. Exit status: 0 when done, 1 when more games failed than
@@ -53,6 +59,10 @@ def command(experiment_file: Path | None, games: int | None, players: tuple[int,
     """
     execution = {"jobs": jobs, "backend": backend, "scheduler": scheduler,
                  "max_failures": max_failures}
+    if solo:
+        if len(strategies) > 1 or players:
+            raise click.UsageError("--solo plays one --strategy against Li Si on 2 seats")
+        strategies, players = (*(strategies or ("greedy",)), f"lisi-{lisi_level}"), (2,)
     progress = not quiet and sys.stderr.isatty()
     try:
         if resume is not None:
@@ -71,8 +81,8 @@ def command(experiment_file: Path | None, games: int | None, players: tuple[int,
                 games=games, players=list(players) or None,
                 strategies=list(strategies) or None, seats=seats, seed=seed,
                 chunk_size=chunk_size,
-                variants=[*(f"{k}={v}" for k, v in experiment.variants.items()), *variants]
-                if variants else None,
+                variants=[*(f"{k}={v}" for k, v in experiment.variants.items()),
+                          *parse_variants(variants).as_strings()] if variants else None,
                 **execution)
             out = out or Path("runs") / f"{experiment.name}-{datetime.now():%Y%m%d-%H%M%S}"
             if not quiet:
@@ -80,7 +90,7 @@ def command(experiment_file: Path | None, games: int | None, players: tuple[int,
                            f"({', '.join(experiment.strategies)}; players "
                            f"{'/'.join(map(str, experiment.players))}) -> {out}", err=True)
             report = start_run(experiment, out, source=str(path), progress=progress)
-    except (ExperimentError, OutputError, BackendError) as error:
+    except (ExperimentError, OutputError, BackendError, OptionError) as error:
         raise click.ClickException(str(error)) from error
     except RunInterrupted as interrupted:
         click.echo(f"\n{interrupted}", err=True)
