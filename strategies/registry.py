@@ -35,6 +35,7 @@ from strategies.basic import BasicStrategy
 from strategies.heuristic import PARAMETERS, BotError, HeuristicStrategy, load_bot, load_bots
 from strategies.human import HumanStrategy
 from strategies.random_bot import RandomStrategy
+from zsim.paths import configs_dir
 from zsim.rules.lisi import LiSiSeat
 
 BUILT_IN: dict[str, type[Strategy]] = {
@@ -42,7 +43,7 @@ BUILT_IN: dict[str, type[Strategy]] = {
     "basic": BasicStrategy,
     "human": HumanStrategy,
 }
-BOTS_DIR = Path(__file__).resolve().parents[1] / "configs" / "strategies"
+BOTS_DIR = configs_dir("strategies")
 ENTRY_POINT_GROUP = "zsim.strategies"
 LISI = re.compile(r"lisi-(\d+)")  # the solo-mode automaton at a level, e.g. lisi-2
 LISI_LEVELS = (1, 2, 3, 4)

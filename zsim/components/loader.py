@@ -20,7 +20,6 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ValidationError
 
-import zsim
 from zsim.components.box import Box
 from zsim.components.overrides import apply as apply_overrides
 from zsim.components.schema import (
@@ -45,6 +44,7 @@ from zsim.components.schema import (
     VpPerRegion,
     WallTile,
 )
+from zsim.paths import CANDIDATES, configs_dir
 
 PLAYER_COUNTS = (2, 3, 4)
 PathKey = str | int
@@ -121,14 +121,10 @@ def default_box_dir() -> Path:
     and edit it there. An editable install finds it next to the package; any other install finds
     it when run from the repository root; otherwise the directory must be given explicitly.
     """
-    candidates = [
-        Path(zsim.__file__).resolve().parent.parent / "configs" / "components",
-        Path.cwd() / "configs" / "components",
-    ]
-    for directory in candidates:
-        if directory.is_dir():
-            return directory
-    tried = " or ".join(str(directory) for directory in candidates)
+    directory = configs_dir("components")
+    if directory.is_dir():
+        return directory
+    tried = " or ".join(str(root / "components") for root in CANDIDATES)
     raise BoxError([
         f"no default component box: neither {tried} exists "
         "(run from the repository root, or pass the components directory explicitly)"

@@ -17,11 +17,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from zsim.components import default_box_dir
 from zsim.options import GameOptions, OptionError
+from zsim.paths import configs_dir
 from zsim.runner.seeds import Schedule
 from zsim.variants import Variants
 from zsim.variants import parse as parse_variants
 
-EXPERIMENTS_DIR = Path(__file__).resolve().parents[2] / "configs" / "experiments"
+EXPERIMENTS_DIR = configs_dir("experiments")
 DEFAULT_EXPERIMENT = EXPERIMENTS_DIR / "default.yaml"
 
 # The fields that decide the results; the run id is a digest of these plus the box contents.
