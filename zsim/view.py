@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from zsim.rules import effects, mausoleum, turn
 from zsim.rules.tables import Tables
 from zsim.state import GameState, MausoleumSpot, PlayerState, WallSection
 
@@ -113,20 +114,14 @@ class PlayerView:
 
     def effect_vp(self, effect: object, here: int = -1, slot: int = 0, suit: int = -1) -> int:
         """VP one scoring effect step would give this player now, sitting in region ``here``."""
-        from zsim.rules import effects
-
         return effects.effect_vp(self._game, self.me, effect,
                                  effects.Context(here, slot, suit, ""))
 
     @property
     def usable_mausoleum_slots(self) -> int:
         """Slots of each Mausoleum tile in use at this player count."""
-        from zsim.rules import mausoleum
-
         return mausoleum.usable_slots(self._game)
 
     def palace_regions(self) -> list[int]:
         """Regions where this player could build a Palace with a Court action now."""
-        from zsim.rules import turn
-
         return turn.palace_regions(self._game, self.me)
