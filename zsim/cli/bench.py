@@ -1,13 +1,21 @@
 """``zsim bench``: how fast the engine and the runner are, alone and in parallel.
 
 For each lineup it times the bare engine (a loop of ``play_game`` in this process), the runner
-with one job (the difference is the runner's overhead: seeding, rows, tables, files) and the
-runner with ``--jobs N`` (parallel efficiency = games/s with N jobs / (N x games/s with one)).
+with one job (the difference is the runner's overhead: box, seeding, rows, tables, files,
+summary) and the runner with ``--jobs N`` (parallel efficiency = games/s with N jobs over
+N x games/s with one).
+
+Wall-clock figures are what a user sees, but on a machine shared with other work they mostly
+measure the other work. So every measurement also counts the CPU time of this process and of
+its worker processes (the worker pool is shut down after each parallel run so that the
+operating system accounts for it): games per CPU-second is the one-core speed however busy the
+machine is, and the CPU ratios show the overheads of the runner and of parallelism.
 """
 
 from __future__ import annotations
 
 import os
+import resource
 import tempfile
 import time
 from collections.abc import Callable
@@ -16,12 +24,13 @@ from pathlib import Path
 from typing import Any
 
 import click
+from joblib.externals.loky import get_reusable_executor
 
 from strategies.registry import resolve
 from zsim.components import load_box
 from zsim.game import play_game
 from zsim.runner import DEFAULT_EXPERIMENT, Experiment, load_experiment
-from zsim.runner.batch import RunReport, start_run
+from zsim.runner.batch import start_run
 from zsim.runner.worker import peak_rss_bytes
 
 MIB = 1024 * 1024
@@ -33,12 +42,20 @@ class Timing:
     mode: str
     games: int
     seconds: float
+    cpu_seconds: float  # this process and its finished children
     decisions: int
     peak_rss_bytes: int
 
     @property
     def rate(self) -> float:
         return self.games / self.seconds
+
+
+@dataclass
+class Row:
+    timing: Timing
+    versus: Timing | None = None  # what the efficiency or overhead is measured against
+    jobs: int = 1
 
 
 @click.command("bench")
@@ -64,11 +81,10 @@ def command(games: int, jobs: int, chunk_size: int, repeat: int) -> None:
                                          backend="loky", max_failures=games)
         engine = _fastest(repeat, _engine, label, experiment)
         single = _fastest(repeat, _runner, label, experiment, 1)
-        rows.append((engine, None, None))
-        rows.append((single, None, single.seconds / engine.seconds - 1))
+        rows += [Row(engine), Row(single, versus=engine)]
         if jobs > 1:
             parallel = _fastest(repeat, _runner, label, experiment.with_overrides(jobs=jobs), jobs)
-            rows.append((parallel, parallel.rate / (jobs * single.rate), None))
+            rows.append(Row(parallel, versus=single, jobs=jobs))
     click.echo(_table(rows))
 
 
@@ -80,6 +96,15 @@ def _fastest(repeat: int, measure: Callable[..., Timing], *args: Any) -> Timing:
     return best
 
 
+def _cpu() -> float:
+    """User + system CPU seconds of this process and of its children that have exited."""
+    total = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        usage = resource.getrusage(who)
+        total += usage.ru_utime + usage.ru_stime
+    return total
+
+
 def _engine(label: str, experiment: Experiment) -> Timing:
     """The bare engine: the same games, played in a plain loop with no runner around them."""
     box = load_box(experiment.box_dir())
@@ -88,38 +113,47 @@ def _engine(label: str, experiment: Experiment) -> Timing:
     schedule = experiment.schedule()
     plans = [schedule.plan(i) for i in range(experiment.games)]
     decisions = 0
-    clock = time.perf_counter()
+    clock, cpu = time.perf_counter(), _cpu()
     for plan in plans:
         seated = [instances[name] for name in plan.strategies]
         decisions += play_game(box, seated, plan.seed, options).decisions
-    seconds = time.perf_counter() - clock
-    return Timing(label, "engine, 1 core", experiment.games, seconds, decisions,
-                  peak_rss_bytes())
+    return Timing(label, "engine, 1 core", experiment.games, time.perf_counter() - clock,
+                  _cpu() - cpu, decisions, peak_rss_bytes())
 
 
 def _runner(label: str, experiment: Experiment, jobs: int) -> Timing:
+    cpu = _cpu()
     with tempfile.TemporaryDirectory(prefix="zsim-bench-") as tmp:
-        report: RunReport = start_run(experiment, Path(tmp) / "run", source="bench")
+        report = start_run(experiment, Path(tmp) / "run", source="bench")
+    if jobs > 1:
+        get_reusable_executor().shutdown(wait=True)  # workers exit: their CPU gets counted
     peak = max(report.peak_rss_bytes, report.worker_peak_rss_bytes)
     return Timing(label, f"runner, {jobs} job{'s' if jobs > 1 else ''}", report.played,
-                  report.seconds, report.decisions, peak)
+                  report.seconds, _cpu() - cpu, report.decisions, peak)
 
 
-def _table(rows: list[tuple[Timing, float | None, float | None]]) -> str:
-    header = (f"{'lineup':<10}{'mode':<16}{'games':>7}{'seconds':>9}{'games/s':>9}"
-              f"{'decisions/s':>13}{'efficiency':>12}{'overhead':>10}{'peak RSS':>10}")
+def _table(rows: list[Row]) -> str:
+    header = (f"{'lineup':<10}{'mode':<16}{'games':>6}{'wall s':>8}{'games/s':>9}"
+              f"{'decisions/s':>12}{'CPU s':>8}{'games/CPU-s':>12}"
+              f"{'efficiency wall/CPU':>21}{'overhead wall/CPU':>19}{'peak RSS':>10}")
     lines = [header, "-" * len(header)]
-    for timing, efficiency, overhead in rows:
+    for row in rows:
+        t, base = row.timing, row.versus
+        efficiency = overhead = ""
+        if base is not None and row.jobs > 1:
+            efficiency = (f"{t.rate / (row.jobs * base.rate):.1%} / "
+                          f"{base.cpu_seconds / t.cpu_seconds:.1%}")
+        elif base is not None:
+            overhead = (f"{t.seconds / base.seconds - 1:.1%} / "
+                        f"{t.cpu_seconds / base.cpu_seconds - 1:.1%}")
         lines.append(
-            f"{timing.lineup:<10}{timing.mode:<16}{timing.games:>7}{timing.seconds:>9.2f}"
-            f"{timing.rate:>9.1f}{timing.decisions / timing.seconds:>13.0f}"
-            f"{_percent(efficiency):>12}{_percent(overhead):>10}"
-            f"{timing.peak_rss_bytes / MIB:>7.0f} MiB")
-    lines.append("overhead: runner time with 1 job over bare engine time, minus 1; "
-                 "efficiency: games/s with N jobs over N x games/s with 1 job; "
-                 "peak RSS: largest process (the runner's own with 1 job, a worker's with N)")
+            f"{t.lineup:<10}{t.mode:<16}{t.games:>6}{t.seconds:>8.2f}{t.rate:>9.1f}"
+            f"{t.decisions / t.seconds:>12.0f}{t.cpu_seconds:>8.2f}"
+            f"{t.games / t.cpu_seconds:>12.1f}{efficiency:>21}{overhead:>19}"
+            f"{t.peak_rss_bytes / MIB:>6.0f} MiB")
+    lines += [
+        "overhead: runner over bare engine, minus 1. efficiency: games/s with N jobs over "
+        "N x games/s with 1 job (wall); CPU of 1 job over CPU of N jobs (CPU).",
+        "peak RSS: the largest process (the runner itself with 1 job, a worker with N).",
+    ]
     return "\n".join(lines)
-
-
-def _percent(value: float | None) -> str:
-    return "" if value is None else f"{value:.1%}"
