@@ -274,6 +274,8 @@ class Estimator:
         self._best_tile: list[float | None] = [None] * 5
         self._phi: dict[int, float] = {}
         self._pay: dict[tuple[int, int], float] = {}
+        self._worker_gains: dict[tuple[int, int], float] = {}
+        self._worker_losses: dict[tuple[int, int, bool], float] = {}
         self._section_bonus: dict[int, float] = {}
         self._official: list | None = None
         self._official_loss: dict[tuple[int, int, bool], float] = {}
@@ -826,6 +828,13 @@ class Estimator:
 
     def worker_value(self, r: int, k: int) -> float:
         """``k`` more Workers in region ``r``."""
+        key = (r, k)
+        hit = self._worker_gains.get(key)
+        if hit is None:
+            hit = self._worker_gains[key] = self._worker_gain(r, k)
+        return hit
+
+    def _worker_gain(self, r: int, k: int) -> float:
         p, rules, disc = self.p, self.rules, self.disc
         wr = p.workers[r]
         v = WORKER_SPARE * k * self.frac
@@ -849,6 +858,13 @@ class Estimator:
 
     def worker_loss(self, r: int, k: int, exclude_palace: bool = False) -> float:
         """Taking ``k`` Workers out of region ``r``."""
+        key = (r, k, exclude_palace)
+        hit = self._worker_losses.get(key)
+        if hit is None:
+            hit = self._worker_losses[key] = self._worker_drop(r, k, exclude_palace)
+        return hit
+
+    def _worker_drop(self, r: int, k: int, exclude_palace: bool) -> float:
         p, rules, disc = self.p, self.rules, self.disc
         wr = p.workers[r]
         v = WORKER_SPARE * k * self.frac
