@@ -306,3 +306,10 @@ def test_the_human_seat_can_leave() -> None:
     result = CliRunner().invoke(main, ["play", "-n", "2", "-s", "human", "-s", "random"],
                                 input="1\nq\n")
     assert result.exit_code == 1 and "Aborted" in result.output
+
+
+def test_the_heuristic_answers_every_kind_of_decision_itself() -> None:
+    """No decision falls through to the random default of the base class."""
+    from zsim.decisions import KINDS
+
+    assert all(hasattr(HeuristicStrategy, f"choose_{kind}") for kind in KINDS)
