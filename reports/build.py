@@ -15,7 +15,17 @@ from pathlib import Path
 
 import matplotlib
 
-from reports import boards, cards, components, findings, overview, seats, strategies, walls
+from reports import (
+    boards,
+    cards,
+    components,
+    findings,
+    overview,
+    seats,
+    solo,
+    strategies,
+    walls,
+)
 from reports.common import STYLE
 from reports.html import render
 from reports.loader import load_runs
@@ -64,7 +74,7 @@ def build_report(run_dirs: list[Path], out: Path) -> BuiltReport:
     with matplotlib.rc_context(STYLE):
         sections = [module.section(data) for module in SECTIONS]
         summary = findings.section(sections)
-        sections.append(summary)
+        sections += [summary, solo.section(data)]
         significant = sum(c.significant for s in sections for c in s.comparisons)
         names = ", ".join(str(p) for p in run_dirs)
         subtitle = (f"{len(data.finished)} finished games from {names}. {significant} "

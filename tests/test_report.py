@@ -229,3 +229,22 @@ def test_cards_section_shows_ability_activations_when_they_are_logged(run_dir, t
     (logged / "abilities.parquet").write_bytes(b"garbage")
     with pytest.raises(RunDirError, match=r"abilities\.parquet: cannot be read"):
         load_runs([logged])
+
+
+def test_the_solo_section_shows_win_rates_by_lisi_level(tmp_path):
+    runs = []
+    for level in (1, 4):
+        out = tmp_path / f"solo{level}"
+        start_run(Experiment(games=40, players=[2], strategies=["basic", f"lisi-{level}"],
+                             seed=level, jobs=1), out)
+        runs.append(out)
+    built = build_report(runs, tmp_path / "report")
+    html = built.index.read_text(encoding="utf-8")
+    assert ">9. Solo</h2>" in html and "solo-levels" in figure_slugs(html)
+    table = pd.read_csv(tmp_path / "report" / "tables" / "solo-levels.csv")
+    assert sorted(table["level"]) == ["lisi-1", "lisi-4"]
+    assert set(table["strategy"]) == {"basic"} and (table["player_games"] == 40).all()
+
+
+def test_without_solo_games_the_solo_section_says_so(report):
+    assert "No solo games in these runs." in (report / "index.html").read_text(encoding="utf-8")
