@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from zsim.rules.scoring import CATEGORIES
 
@@ -53,12 +54,30 @@ def _fill(name: str) -> Any:
 
 
 def build(table: str, rows: list[dict[str, Any]]) -> pa.Table:
-    """Rows (dicts) to an Arrow table: base columns typed, extra columns inferred."""
+    """Rows (dicts) to an Arrow table: base columns typed, extra columns typed from their
+    first value. Arrow converts the rows in C++; this matters, as a chunk has thousands."""
     base = BASE[table]
-    extras = sorted({key for row in rows for key in row} - set(base.names), key=_extra_order)
-    arrays = [pa.array([row.get(f.name) for row in rows], type=f.type) for f in base]
-    arrays += [pa.array([row.get(name, _fill(name)) for row in rows]) for name in extras]
-    return pa.Table.from_arrays(arrays, names=[*base.names, *extras])
+    extras = sorted(set().union(*rows) - set(base.names), key=_extra_order)
+    schema = pa.schema([*base, *(pa.field(name, _extra_type(name, rows)) for name in extras)])
+    built = pa.Table.from_pylist(rows, schema=schema)
+    for name in extras:
+        column = built[name]
+        if name.startswith("n_") and column.null_count:
+            built = built.set_column(built.schema.get_field_index(name), name,
+                                     pc.fill_null(column, 0))
+    return built
+
+
+_SCALARS = {bool: pa.bool_(), int: pa.int64(), float: pa.float64(), str: pa.string()}
+
+
+def _extra_type(name: str, rows: list[dict[str, Any]]) -> pa.DataType:
+    if name.startswith("n_"):
+        return pa.int64()
+    value = next((v for row in rows if (v := row.get(name)) is not None), None)
+    if value is None:
+        return pa.null()
+    return _SCALARS.get(type(value)) or pa.array([value]).type
 
 
 def unified_schema(table: str, schemas: Iterable[pa.Schema]) -> pa.Schema:
