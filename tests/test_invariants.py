@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
@@ -15,7 +16,8 @@ from zsim.options import GameOptions
 from zsim.rules.scoring import CATEGORIES
 from zsim.view import PlayerView
 
-GAMES_PER_COUNT = 40
+# Raise it for a long soak: ZSIM_INVARIANT_GAMES=10000 python -m pytest tests/test_invariants.py
+GAMES_PER_COUNT = int(os.environ.get("ZSIM_INVARIANT_GAMES", "40"))
 
 
 class Checked(RandomStrategy):
