@@ -1,7 +1,7 @@
 """What an option is worth, in end-game VP, as a seated player can estimate it.
 
-The heuristic bots value every option of every decision with one ``Estimator``, built for that
-decision and dropped afterwards (the state moves on). It reads the player's view only.
+The heuristic bots value every option of every decision with an ``Estimator`` built from the
+player's view (and nothing else) for that decision or turn.
 
 The model: VP scored at once count in full. Everything else is *progress towards goals* (a
 Palace in a region, a Governor in a region, a Wall on a section, a soldier on a Mausoleum spot):
@@ -230,7 +230,8 @@ def discounts(patience: float, turns: int) -> list[float]:
 
 
 class Estimator:
-    """Estimates for one seat at one decision. Every table is built on first use."""
+    """Estimates for one seat, built for one decision (the heuristic shares it with the rest of
+    that turn after a ``refresh``). Every table is built on first use."""
 
     def __init__(self, view: PlayerView, w: Weights, st: Statics) -> None:
         self.view, self.w, self.st = view, w, st
@@ -244,7 +245,7 @@ class Estimator:
         per_round = 3 * rules.cards_per_suit_per_round
         self.turns = turns = view.turns_left
         self.frac = turns / (rules.rounds * per_round)
-        self.round_left = (turns % per_round or (per_round if turns else 0)) / per_round
+        self.round_left = len(view.hand) / per_round  # share of this round still to play
         self.disc = discounts(w.patience, turns)
         self.cap = rules.unrest_cap
         self.limit = rules.region_card_limit
