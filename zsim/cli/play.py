@@ -6,6 +6,7 @@ import json
 
 import click
 
+from strategies.human import HumanStrategy
 from strategies.registry import UnknownStrategy, resolve
 from zsim.components import BoxError, default_box_dir
 from zsim.decisions import IllegalChoice
@@ -56,9 +57,10 @@ def command(players: int, seed: int, strategy_names: tuple[str, ...], variants: 
     if as_json:
         click.echo(json.dumps(result_json(result), indent=2))
     else:
-        for line in result.log or []:
-            click.echo(line)
-        click.echo()
+        if not any(isinstance(s, HumanStrategy) for s in strategies):  # a human saw it live
+            for line in result.log or []:
+                click.echo(line)
+            click.echo()
         click.echo(score_table(result))
 
 

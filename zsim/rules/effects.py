@@ -133,7 +133,8 @@ def recruit(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
     if not (supply[fixed] if fixed != NO_ONE else sum(supply)):
         return
     if e.where == "any":
-        region = g.ask(p.seat, "region", list(ALL_REGIONS), {"effect": "recruit"})
+        region = g.ask(p.seat, "region", list(ALL_REGIONS),
+                       {"effect": "recruit", "official": e.official, "count": e.count})
     else:
         region = _region(e.where, ctx)
     for _ in range(e.count):
@@ -154,7 +155,7 @@ def recruit(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
 
 def hire(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
     if e.where == "any":
-        region = g.ask(p.seat, "region", list(ALL_REGIONS), {"effect": "hire"})
+        region = g.ask(p.seat, "region", list(ALL_REGIONS), {"effect": "hire", "count": e.count})
     else:
         region = _region(e.where, ctx)
     p.workers[region] += e.count

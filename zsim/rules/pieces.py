@@ -213,8 +213,8 @@ def build_wall(g: Game, p: PlayerState, section_index: int, slot: int) -> None:
     targets = [c for c in p.tableau_cards() if c not in p.emperor]
     if not targets:
         return  # the tile stays on the section, unclaimed for good
-    card = g.ask(p.seat, "emperor", targets)
     action = g.t.box.emperor_tiles[section.emperor_tile].action
+    card = g.ask(p.seat, "emperor", targets, {"action": action, "section": section_index})
     p.emperor[card] = ACTION_INDEX[action]
     section.emperor_tile = NO_ONE
     count(p, "emperor_tiles")
