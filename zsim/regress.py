@@ -32,6 +32,7 @@ from zsim.components import default_box_dir
 from zsim.runner.experiment import IDENTITY_FIELDS, Experiment, ExperimentError, parse_experiment
 from zsim.runner.writer import RUN_JSON, read_json
 from zsim.stats import holm, two_proportion_test, welch_test_from_stats
+from zsim.validation import describe
 
 FORMAT = 1
 VP_TOTAL = "vp_total"
@@ -279,12 +280,7 @@ def _validate(data: dict[str, Any], source: str) -> Baseline:
     try:
         return Baseline.model_validate(data)
     except ValidationError as error:
-        lines = []
-        for problem in error.errors():
-            key = ".".join(str(part) for part in problem["loc"])
-            message = problem["msg"].removeprefix("Value error, ")
-            lines.append(f"{source}: key {key!r}: {message}" if key else f"{source}: {message}")
-        raise BaselineError("\n".join(lines)) from None
+        raise BaselineError(describe(error, source)) from None
 
 
 class _Dumper(yaml.SafeDumper):

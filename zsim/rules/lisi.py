@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from strategies.base import Strategy
 from zsim.components.schema import LiSiAction, LiSiCard, ScoringCard
-from zsim.rules import effects, mausoleum
+from zsim.rules import effects, mausoleum, pieces
 from zsim.rules.common import REGION_NAMES, SUIT_NAMES, add_vp, count, gain_small_tokens
 from zsim.rules.tables import REGION_INDEX, SUIT_INDEX
 from zsim.state import NO_ONE, PlayerState
@@ -168,7 +168,7 @@ def elixir(g: Game, p: PlayerState, card: LiSiAction) -> None:
             continue
         room = len(p.tableau[region]) < g.rules.region_card_limit
         if unlock_only or not p.alchemist_supply or not room:
-            unlock(g, p, 1)
+            pieces.unlock_soldiers(g, p, 1)
         else:
             alchemist = g.rng.choice(p.alchemist_supply)
             p.alchemist_supply.remove(alchemist)
@@ -311,14 +311,6 @@ def validate(g: Game, p: PlayerState) -> None:
             mausoleum.place_soldier(g, p, spot)
 
 
-def unlock(g: Game, p: PlayerState, amount: int) -> None:
-    moved = min(amount, p.soldiers)
-    p.soldiers -= moved
-    p.entrance += moved
-    if moved and g.log is not None:
-        g.say(f"  unlocks {moved} Terracotta Soldier(s)")
-
-
 # --- Phase 3 ------------------------------------------------------------------------------------
 
 
@@ -342,7 +334,7 @@ def spend_leftover_tokens(g: Game, p: PlayerState) -> None:
                 p.tokens[suit] -= 1
                 state.supply[suit] += 1
                 due -= 1
-        unlock(g, p, 1)
+        pieces.unlock_soldiers(g, p, 1)
         count(p, "soldiers_bought")
     validate(g, p)
 

@@ -19,6 +19,7 @@ from zsim.components import default_box_dir
 from zsim.options import GameOptions, OptionError
 from zsim.paths import configs_dir
 from zsim.runner.seeds import Schedule
+from zsim.validation import describe
 from zsim.variants import Variants
 from zsim.variants import parse as parse_variants
 
@@ -145,12 +146,7 @@ def parse_experiment(data: Any, source: str) -> Experiment:
     try:
         return Experiment.model_validate(data)
     except ValidationError as error:
-        lines = []
-        for problem in error.errors():
-            key = ".".join(str(part) for part in problem["loc"])
-            message = problem["msg"].removeprefix("Value error, ")
-            lines.append(f"{source}: key {key!r}: {message}" if key else f"{source}: {message}")
-        raise ExperimentError("\n".join(lines)) from None
+        raise ExperimentError(describe(error, source)) from None
 
 
 def load_experiment(path: str | Path) -> Experiment:
