@@ -63,7 +63,7 @@ class Row:
               help="Games per measurement.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=os.cpu_count() or 1,
               show_default="all cores", help="Workers of the parallel measurement.")
-@click.option("--chunk-size", type=click.IntRange(min=1), default=100, show_default=True,
+@click.option("--chunk-size", type=click.IntRange(min=1), default=50, show_default=True,
               help="Games per chunk in the runner measurements.")
 @click.option("--repeat", type=click.IntRange(min=1), default=1, show_default=True,
               help="Times each measurement, keeping the fastest (for a busy machine).")
