@@ -242,7 +242,7 @@ def _format_table(table: pd.DataFrame) -> pd.DataFrame:
             "baseline": value(row.metric, row.baseline), "now": value(row.metric, row.now),
             "diff": value(row.metric, row.diff, signed=True),
             "95% CI": f"[{value(row.metric, row.low, True)}, {value(row.metric, row.high, True)}]",
-            "test": row.test, "p (Holm)": f"{row.p_holm:.2g}",
+            "test": row.test, "p (Holm)": f"{row.p_holm:.3g}",
             "tolerance": value(row.metric, row.tolerance),
             "": "ALARM" if row.alarm else ("within tolerance" if row.significant else ""),
         })
