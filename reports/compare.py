@@ -9,7 +9,7 @@ import pandas as pd
 
 from reports.build import BuiltReport, write_sections
 from reports.common import STYLE, forest, forest_height, new_figure
-from reports.model import Figure, Note, Section, Table
+from reports.model import Comparison, Figure, Note, Section, Table
 from zsim.compare import verdict
 from zsim.runner.experiment import Experiment
 
@@ -27,11 +27,15 @@ def _forest_figure(rows: pd.DataFrame, slug: str, title: str, xlabel: str, scale
     forest(ax, [_label(r) + ("" if "metric" not in r or r["metric"] in ("win_share", "vp_total")
                              else f" {r['metric']}") for _, r in shown.iterrows()],
            shown, title, xlabel)
-    significant = ", ".join(_label(r) for _, r in rows[rows["significant"]].iterrows())
     caption = (f"{title}: variant minus base, game by game on the same seeds, with 95% "
-               f"bootstrap intervals; {games} paired games per row. Significant after Holm "
-               f"correction: {significant or 'none'}.")
-    return Figure(slug, title, caption, games, fig)
+               f"bootstrap intervals; {games} paired games per row.")
+    comparisons = [
+        Comparison(label=_label(r), claim=f"{_label(r)} {r['metric']} moves by "
+                   f"{r['difference'] * scale:+.2f}", method="Wilcoxon signed-rank test on "
+                   "paired games", pvalue=r["pvalue"], effect=r["effect"], effect_kind="d",
+                   games=int(r["games"]), adjusted=r["adjusted"])
+        for _, r in rows.iterrows()]
+    return Figure(slug, title, caption, games, fig, comparisons)
 
 
 def comparison_section(table: pd.DataFrame, base: Experiment, variant: Experiment) -> Section:

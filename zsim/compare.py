@@ -39,12 +39,13 @@ def paired_differences(base: pd.DataFrame, variant: pd.DataFrame,
             diff = after - before
             low, high = bootstrap_interval(diff, resamples=resamples)
             unpaired_low, unpaired_high = difference_interval(before, after, resamples=resamples)
+            test = paired_test(diff)
             rows.append({
                 "n_players": n_players, "strategy": strategy, "metric": metric,
                 "games": len(diff), "base": before.mean(), "variant": after.mean(),
                 "difference": diff.mean(), "low": low, "high": high,
                 "unpaired_low": unpaired_low, "unpaired_high": unpaired_high,
-                "pvalue": paired_test(diff).pvalue,
+                "pvalue": test.pvalue, "effect": test.effect,
             })
     table = pd.DataFrame(rows)
     table["adjusted"] = holm(table["pvalue"]) if len(table) else []
