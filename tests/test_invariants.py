@@ -59,3 +59,27 @@ def test_every_unification_board_and_mode_plays(box):
         result = play_game(box, [RandomStrategy(), RandomStrategy()], 3,
                            GameOptions(board=board, mausoleum="advanced"))
         assert result.setup["unification_board"] == board
+
+
+def _public_picture(state) -> str:
+    return repr([(p.tableau, p.officials, p.vp) for p in state.players]
+                + [w.slots for w in state.walls] + [m.slots for m in state.mausoleum]
+                + [state.governor_slots, state.hands, state.court])
+
+
+def test_a_state_copy_shares_nothing_mutable_with_the_original(box):
+    game = Game(box, [RandomStrategy(), RandomStrategy(), RandomStrategy()], 4)
+    game.play()
+    original = game.state
+    snapshot = _public_picture(original)
+    copy = original.copy()
+    copy.players[0].tableau[0].append(999)
+    copy.players[1].officials[2][1] += 5
+    copy.players[2].vp["vp_cards"] = -1
+    copy.walls[0].slots[0] = 2
+    copy.mausoleum[4].slots[1] = 1
+    copy.governor_slots[0][0][1] = 2
+    copy.hands[0].append(7)
+    copy.court.append(8)
+    assert _public_picture(original) == snapshot
+    assert _public_picture(copy) != snapshot
