@@ -47,6 +47,8 @@ from zsim.components.schema import (
 from zsim.paths import CANDIDATES, configs_dir
 
 PLAYER_COUNTS = (2, 3, 4)
+# libyaml's safe loader when PyYAML was built with it (several times faster), else the Python one.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 PathKey = str | int
 KeyPath = tuple[PathKey, ...]
 
@@ -189,8 +191,8 @@ def _read_yaml(path: Path) -> tuple[_Source | None, list[str]]:
         return None, [f"{name}: file is missing from {path.parent}"]
     text = path.read_text(encoding="utf-8")
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        root = yaml.compose(text, Loader=_LOADER)
+        data = yaml.load(text, Loader=_LOADER)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         at = f"line {mark.line + 1}: " if mark else ""
