@@ -7,6 +7,7 @@ share, who came out ahead in a pairing, or the score difference between two stra
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import combinations
 
 import numpy as np
@@ -89,19 +90,25 @@ def _pairings(players: pd.DataFrame) -> pd.DataFrame:
     return pairs.assign(score=ahead + 0.5 * (pairs["rank_a"] == pairs["rank_b"]))
 
 
+def _pair_games(per_game: pd.Series | pd.DataFrame, strategies: list[str]
+                ) -> Iterator[tuple[str, str, pd.Series | pd.DataFrame]]:
+    """(a, b, that pair's per-game rows) for every pair of strategies with enough games."""
+    for a, b in combinations(strategies, 2):
+        try:
+            games = per_game.xs((a, b), level=("strategy_a", "strategy_b"))
+        except KeyError:
+            continue
+        if len(games) >= MIN_GAMES:
+            yield a, b, games
+
+
 def _head_to_head(players: pd.DataFrame, strategies: list[str]) -> Figure:
     pairs = _pairings(players)
     matrix = pairs.groupby(["strategy_a", "strategy_b"])["score"].mean().unstack()
     matrix = matrix.reindex(index=strategies, columns=strategies)
     per_game = pairs.groupby(["game_key", "strategy_a", "strategy_b"])["score"].mean()
     comparisons = []
-    for a, b in combinations(strategies, 2):
-        try:
-            games = per_game.xs((a, b), level=("strategy_a", "strategy_b"))
-        except KeyError:
-            continue
-        if len(games) < MIN_GAMES:
-            continue
+    for a, b, games in _pair_games(per_game, strategies):
         ahead, behind = int((games > 0.5).sum()), int((games < 0.5).sum())
         test = sign_test(ahead, behind)
         comparisons.append(Comparison(
@@ -150,13 +157,7 @@ def _scores_figure(players: pd.DataFrame, strategies: list[str], counts: list[in
     pairs = _pairings(players)
     per_game = (pairs.groupby(["game_key", "strategy_a", "strategy_b"])
                 .agg(a=("vp_total_a", "mean"), b=("vp_total_b", "mean")))
-    for a, b in combinations(strategies, 2):
-        try:
-            games = per_game.xs((a, b), level=("strategy_a", "strategy_b"))
-        except KeyError:
-            continue
-        if len(games) < MIN_GAMES:
-            continue
+    for a, b, games in _pair_games(per_game, strategies):
         diff = games["a"] - games["b"]
         test = paired_test(diff)
         comparisons.append(Comparison(

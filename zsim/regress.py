@@ -33,7 +33,7 @@ from zsim.components import default_box_dir
 from zsim.runner.experiment import IDENTITY_FIELDS, Experiment, ExperimentError, parse_experiment
 from zsim.runner.writer import RUN_JSON, read_json
 from zsim.stats import holm, two_proportion_test, welch_test_from_stats
-from zsim.validation import describe
+from zsim.validation import describe, read_yaml
 
 FORMAT = 1
 VP_TOTAL = "vp_total"
@@ -258,12 +258,7 @@ def read_run(run_dir: Path) -> Baseline:
 
 def load_baseline(path: Path) -> Baseline:
     """Read a baseline file, with errors that name the file and the key."""
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise BaselineError(f"{path}: cannot read: {error.strerror}") from None
-    except yaml.YAMLError as error:
-        raise BaselineError(f"{path}: not valid YAML: {error}") from None
+    data = read_yaml(path, BaselineError)
     if not isinstance(data, dict):
         raise BaselineError(f"{path}: a baseline is a mapping of keys (see docs/regress.md), "
                             f"got {type(data).__name__}")

@@ -2,7 +2,21 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
+import yaml
 from pydantic import ValidationError
+
+
+def read_yaml(path: Path, error: type[Exception]) -> Any:
+    """A YAML file's contents; an unreadable or invalid file raises ``error`` naming it."""
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as problem:
+        raise error(f"{path}: cannot read: {problem.strerror}") from None
+    except yaml.YAMLError as problem:
+        raise error(f"{path}: not valid YAML: {problem}") from None
 
 
 def describe(error: ValidationError, source: str) -> str:

@@ -12,14 +12,13 @@ import json
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from zsim.components import default_box_dir
 from zsim.options import GameOptions, OptionError
 from zsim.paths import configs_dir
 from zsim.runner.seeds import Schedule
-from zsim.validation import describe
+from zsim.validation import describe, read_yaml
 from zsim.variants import Variants
 from zsim.variants import parse as parse_variants
 
@@ -152,12 +151,7 @@ def parse_experiment(data: Any, source: str) -> Experiment:
 def load_experiment(path: str | Path) -> Experiment:
     """Read an experiment YAML file; its ``name`` defaults to the file name."""
     path = Path(path)
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise ExperimentError(f"{path}: cannot read: {error.strerror}") from None
-    except yaml.YAMLError as error:
-        raise ExperimentError(f"{path}: not valid YAML: {error}") from None
+    data = read_yaml(path, ExperimentError)
     if isinstance(data, dict):
         data.setdefault("name", path.stem)
     return parse_experiment(data, str(path))
