@@ -22,6 +22,7 @@ are valued by small deltas, never by copying the state.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -218,11 +219,16 @@ _DISC: dict[tuple[float, int], list[float]] = {}
 
 
 def discounts(patience: float, turns: int) -> list[float]:
-    """``patience ** d`` for d = 0..FAR, zero beyond the turns left (and at FAR)."""
+    """``patience ** d`` for d = 0..FAR, zero beyond the turns left and from FAR on.
+
+    The zeros run on to ``2 * FAR`` so that a distance plus a few steps indexes the list
+    directly: no distance the estimates form reaches that far.
+    """
     key = (patience, turns)
     hit = _DISC.get(key)
     if hit is None:
-        hit = _DISC[key] = [patience ** d if d <= turns else 0.0 for d in range(FAR)] + [0.0]
+        hit = _DISC[key] = [patience ** d if d <= turns else 0.0 for d in range(FAR)] + [
+            0.0] * (FAR + 1)
     return hit
 
 
@@ -232,6 +238,16 @@ def discounts(patience: float, turns: int) -> list[float]:
 class Estimator:
     """Estimates for one seat, built for one decision (the heuristic shares it with the rest of
     that turn after a ``refresh``). Every table is built on first use."""
+
+    __slots__ = (
+        "_activations", "_best_tile", "_card_values", "_gov_goals", "_official",
+        "_official_loss", "_palace_goals", "_pay", "_phi", "_race", "_section_bonus",
+        "_soldier", "_spots", "_tokens", "_triggered", "_types", "_vp_proj", "_walls",
+        "_worker_gains", "_worker_losses", "board", "cap", "disc", "f", "frac", "hire_ok",
+        "limit", "memo", "missing", "n", "n_hire_ok", "open_spots", "p", "pal_dist",
+        "round_left", "rules", "seat", "spot_gap", "st", "tables", "total_workers", "turns",
+        "view", "w", "worker_regions",
+    )
 
     def __init__(self, view: PlayerView, w: Weights, st: Statics) -> None:
         self.view, self.w, self.st = view, w, st
@@ -256,6 +272,7 @@ class Estimator:
         self._palace_goals: list[float] | None = None
         self._gov_goals: list[float] | None = None
         self._walls: tuple | None = None
+        self._phi: dict[int, float] = {}  # from the Walls table alone: kept by ``refresh``
         self.refresh()
 
     def refresh(self) -> None:
@@ -270,10 +287,13 @@ class Estimator:
         self.n_hire_ok = sum(self.hire_ok)
         self.total_workers = sum(p.workers)
         self.worker_regions = 5 - p.workers.count(0)
-        self.pal_dist = [self.palace_dist(r) for r in REGIONS]
+        if p.palaces:
+            dist = self.palace_dist
+            self.pal_dist = [dist(0), dist(1), dist(2), dist(3), dist(4)]
+        else:
+            self.pal_dist = [FAR] * 5
         self._types: tuple | None = None
         self._best_tile: list[float | None] = [None] * 5
-        self._phi: dict[int, float] = {}
         self._pay: dict[tuple[int, int], float] = {}
         self._worker_gains: dict[tuple[int, int], float] = {}
         self._worker_losses: dict[tuple[int, int, bool], float] = {}
@@ -465,15 +485,16 @@ class Estimator:
                 dist.append(0)
                 continue
             mine.append(False)
-            if NO_ONE in slots[:usable]:
-                worth.append(values[slots.index(NO_ONE)])
+            first_open = slots.index(NO_ONE) if NO_ONE in slots else usable
+            if first_open < usable:
+                worth.append(values[first_open])
                 dist.append(spot_dist(spot.condition, spot.where))
             else:
                 worth.append(0)
                 dist.append(0)
         gap = self.spot_gap = 0 if p.entrance else 1
         disc = self.disc
-        chance = [1.0 if mine[j] else (disc[min(dist[j] + gap, FAR)] if worth[j] else 0.0)
+        chance = [1.0 if mine[j] else (disc[dist[j] + gap] if worth[j] else 0.0)
                   for j in range(len(worth))]
         line_vp = self.rules.mausoleum_line_vp
         wm = self.w.mausoleum
@@ -519,9 +540,7 @@ class Estimator:
             return -(-(self.f.master_space - p.ship) // self.rules.elixir_steps)
         have = self.worker_regions
         best, missing_sections = FAR, 0
-        for section in board.walls:
-            if section.site != where:
-                continue
+        for section in self.site_sections().get(where, ()):
             slots, tiers = section.slots, section.tiers
             if condition == "first_builder":
                 if section.first_builder == seat:
@@ -544,6 +563,15 @@ class Estimator:
             return missing_sections
         return best
 
+    def site_sections(self) -> dict[int, list]:
+        """The Wall sections of each site (per game memo: sections never move)."""
+        sites = self.memo.get("sites")
+        if sites is None:
+            sites = self.memo["sites"] = {}
+            for section in self.board.walls:
+                sites.setdefault(section.site, []).append(section)
+        return sites
+
     def spot_progress(self, condition: str, where: int, before: int, after: int) -> float:
         """Value of bringing a spot's condition from ``before`` to ``after`` actions away."""
         if self._spots is None:
@@ -552,7 +580,7 @@ class Estimator:
         if hit is None or before == after:
             return 0.0
         disc, gap = self.disc, self.spot_gap
-        return hit[0] * (disc[min(after + gap, FAR)] - disc[min(before + gap, FAR)])
+        return hit[0] * (disc[after + gap] - disc[before + gap])
 
     def spot_ready(self, condition: str, where: int) -> float:
         """Value of meeting a spot's condition now (from its current distance)."""
@@ -562,7 +590,7 @@ class Estimator:
         if hit is None or not hit[1]:
             return 0.0
         disc, gap = self.disc, self.spot_gap
-        return hit[0] * (disc[gap] - disc[min(hit[1] + gap, FAR)])
+        return hit[0] * (disc[gap] - disc[hit[1] + gap])
 
     def spare_loss(self) -> float:
         """Spare-soldier VP lost by taking one soldier off the entrance."""
@@ -583,7 +611,7 @@ class Estimator:
             best = 0.0
             for j, value in enumerate(full):
                 if value:
-                    v = value * disc[min(dist[j], FAR)]
+                    v = value * disc[dist[j]]
                     if v > best:
                         best = v
             e = self.p.entrance
@@ -598,17 +626,26 @@ class Estimator:
     def wall_counts(self) -> dict[str, int]:
         """What each Wall tile kind counts for us now: ``scoring.wall_count`` computed from this
         decision's summaries (a test holds the two equal)."""
-        p, seat = self.p, self.seat
-        offs = p.officials
+        seat = self.seat
         counts, totals = self.type_counts()
+        alchemists = architects = generals = palaces = pairs = 0
+        for o in self.p.officials:
+            if o[0]:
+                alchemists += 1
+            if o[1]:
+                architects += 1
+            if o[2]:
+                generals += 1
+        for row in self.board.palace_count:
+            if row[seat]:
+                palaces += 1
+        for row in counts:
+            if max(row) >= 2:
+                pairs += 1
         return {
-            "alchemist": sum(1 for o in offs if o[0]),
-            "architect": sum(1 for o in offs if o[1]),
-            "general": sum(1 for o in offs if o[2]),
-            "regions_with_workers": self.worker_regions,
-            "regions_with_palace": sum(1 for row in self.board.palace_count if row[seat]),
-            "regions_with_pair": sum(1 for row in counts if max(row) >= 2),
-            "quadruplets": min(totals),
+            "alchemist": alchemists, "architect": architects, "general": generals,
+            "regions_with_workers": self.worker_regions, "regions_with_palace": palaces,
+            "regions_with_pair": pairs, "quadruplets": min(totals),
         }
 
     def walls(self) -> tuple:
@@ -663,7 +700,10 @@ class Estimator:
 
     def wall_rate(self, key: str) -> float:
         """VP our Walls (built, or in reach) gain when what tile ``key`` counts grows by one."""
-        return self.walls()[0].get(key, 0.0)
+        walls = self._walls
+        if walls is None:
+            walls = self.walls()
+        return walls[0].get(key, 0.0)
 
     def wall_phi(self, reach: int) -> float:
         """Potential of the Walls we could still build with Workers in ``reach`` regions."""
@@ -673,7 +713,12 @@ class Estimator:
             hit = 0.0
             for found in self.walls()[1]:
                 if found:
-                    hit += max(vp * disc[1 + t - reach if t > reach else 1] for _, t, vp in found)
+                    top = -math.inf
+                    for _, t, vp in found:
+                        v = vp * disc[1 + t - reach if t > reach else 1]
+                        if v > top:
+                            top = v
+                    hit += top
             self._phi[reach] = hit
         return hit
 
@@ -743,9 +788,17 @@ class Estimator:
 
     def official_value(self, t: int, r: int) -> float:
         """One more Official of type ``t`` in region ``r``."""
-        if self._official is None:
-            self._official = self._official_table()
-        return self._official[t][r]
+        table = self._official
+        if table is None:
+            table = self._official = self._official_table()
+        return table[t][r]
+
+    def best_official(self, types: Iterable[int]) -> float:
+        """The best ``official_value`` over these Official types and all regions."""
+        table = self._official
+        if table is None:
+            table = self._official = self._official_table()
+        return max(max(table[t]) for t in types)
 
     def _official_table(self) -> list[list[float]]:
         p, w, disc, rules = self.p, self.w, self.disc, self.rules
@@ -778,7 +831,7 @@ class Estimator:
             step = palace_goal[r] * (disc[before - 1] - disc[before]) if before < FAR else 0.0
             hit = None if board.palace_count[r][seat] else spots.get(("palace", r))
             if hit and before < FAR:
-                step += hit[0] * (disc[min(before - 1 + gap, FAR)] - disc[min(before + gap, FAR)])
+                step += hit[0] * (disc[before - 1 + gap] - disc[before + gap])
             short = p.workers[r] < rules.palace_workers_here and p.unrest[r] <= hire_cap
             for t in range(3):
                 if offs[t]:
@@ -824,7 +877,7 @@ class Estimator:
             before = self.pal_dist[r]
             after = self.palace_dist(r, architect=False) if t == ARCHITECT else \
                 self.palace_dist(r, general=False)
-            v += self.palace_goals()[r] * (disc[min(before, FAR)] - disc[min(after, FAR)])
+            v += self.palace_goals()[r] * (disc[before] - disc[after])
         return v
 
     def worker_value(self, r: int, k: int) -> float:
@@ -843,10 +896,10 @@ class Estimator:
         here = rules.palace_workers_here
         if wr < here <= wr + k:
             after = self.palace_dist(r, here=wr + k)
-            v += palace_goal[r] * (disc[min(after, FAR)] - disc[min(self.pal_dist[r], FAR)])
+            v += palace_goal[r] * (disc[after] - disc[self.pal_dist[r]])
         if self.total_workers == 0:
-            v += max(palace_goal[i] * (disc[min(self.palace_dist(i, elsewhere=k), FAR)]
-                                       - disc[min(self.pal_dist[i], FAR)])
+            v += max(palace_goal[i] * (disc[self.palace_dist(i, elsewhere=k)]
+                                       - disc[self.pal_dist[i]])
                      for i in REGIONS if i != r)
         if not wr:
             have = self.worker_regions
@@ -871,8 +924,8 @@ class Estimator:
         v = WORKER_SPARE * k * self.frac
         if not exclude_palace and wr >= rules.palace_workers_here > wr - k:
             after = self.palace_dist(r, here=wr - k)
-            v += self.palace_goals()[r] * (disc[min(self.pal_dist[r], FAR)]
-                                           - disc[min(after, FAR)])
+            v += self.palace_goals()[r] * (disc[self.pal_dist[r]]
+                                           - disc[after])
         if wr <= k:
             have = self.worker_regions
             v += self.wall_phi(have) - self.wall_phi(have - 1) + self.wall_rate(
@@ -947,7 +1000,7 @@ class Estimator:
         """Chance that a token value of ``value`` in suit ``s`` wins this round's reward."""
         if value <= 0:
             return 0.0
-        _, _, best, edge = self.race()[s]
+        _, _, best, edge = (self._race or self.race())[s]
         tau = 0.5 + 2.0 * self.round_left
         return 1 / (1 + math.exp(-(value - best + edge) / tau))
 
@@ -957,7 +1010,7 @@ class Estimator:
             return 0.0
         hit = self._tokens.get((s, k))
         if hit is None:
-            reward, mine, _, _ = self.race()[s]
+            reward, mine, _, _ = (self._race or self.race())[s]
             hit = reward * (self.win_chance(s, mine + k) - self.win_chance(s, mine))
             hit = self._tokens[s, k] = hit + k * self.token_carry()
         return hit
@@ -1046,7 +1099,7 @@ class Estimator:
         if p.palaces:
             gain = self.tile_gain(r)[card_type]
             if gain:
-                v += self.w.palaces * gain * self.disc[min(self.pal_dist[r], FAR)]
+                v += self.w.palaces * gain * self.disc[self.pal_dist[r]]
         return v
 
     def tile_gain(self, r: int) -> list[int]:

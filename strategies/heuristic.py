@@ -250,7 +250,7 @@ class HeuristicStrategy(Strategy):
         rules = est.rules
         if action == RECRUIT:
             supply = view.me.official_supply
-            return max(est.official_value(t, r) for t in range(3) if supply[t] for r in range(5))
+            return est.best_official([t for t in range(3) if supply[t]])
         if action == HIRE:
             return max(est.worker_value(r, rules.hire_workers) - est.unrest_cost(
                 r, rules.hire_unrest) for r in range(5) if est.hire_ok[r])
@@ -386,7 +386,10 @@ class HeuristicStrategy(Strategy):
             _, t, r, to = option
             return est.official_value(t, to) - est.official_loss(t, r)
 
-        return best(view, options, value)
+        choice = best(view, options, value)
+        if isinstance(choice, tuple) and choice[0] == "ability":
+            self.unchanged(view, "ability_option")  # its alternative is asked before it resolves
+        return choice
 
     choose_next_ability = choose_activate
 
