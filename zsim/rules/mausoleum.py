@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from zsim.rules.common import add_vp, count
@@ -13,46 +14,79 @@ if TYPE_CHECKING:
 
 def usable_slots(g: Game) -> int:
     """How many slots of each tile this player count uses (the '3+' slot needs 3 players)."""
-    layout = g.t.box.board.mausoleum
-    return sum(1 for need in layout.min_players_for_slot if g.state.n >= need)
+    return g.t.mausoleum_slots[g.state.n]
 
 
 def condition_met(g: Game, p: PlayerState, spot_index: int) -> bool:
     spot = g.state.mausoleum[spot_index]
-    condition, where, seat = spot.condition, spot.where, p.seat
-    if condition == "master_alchemist":
-        return p.master_taken
-    if condition == "palace":
-        return g.state.palace_count[where][seat] > 0
-    if condition == "governor":
-        return g.state.governor_count[where][seat] > 0
-    if condition == "full":
-        return len(p.tableau[where]) >= g.rules.region_card_limit
-    if condition == "council":
-        return all(p.officials[where])
-    if condition == "workforce":
-        return p.workers[where] >= g.rules.workforce_workers
-    sections = [w for w in g.state.walls if w.site == where]
-    if condition == "both_sections":
-        return all(seat in w.slots for w in sections)
-    if condition == "high_wall":
-        return any(_highest_taken_by(w, seat) for w in sections)
-    return any(w.first_builder == seat for w in sections)  # first_builder
+    return CONDITIONS[spot.condition](g, p, spot.where)
+
+
+# Each tile condition, asked about the region or Wall site (``where``) its spot binds.
+
+
+def _master_alchemist(g: Game, p: PlayerState, where: int) -> bool:
+    return p.master_taken
+
+
+def _palace(g: Game, p: PlayerState, where: int) -> bool:
+    return g.state.palace_count[where][p.seat] > 0
+
+
+def _governor(g: Game, p: PlayerState, where: int) -> bool:
+    return g.state.governor_count[where][p.seat] > 0
+
+
+def _full(g: Game, p: PlayerState, where: int) -> bool:
+    return len(p.tableau[where]) >= g.rules.region_card_limit
+
+
+def _council(g: Game, p: PlayerState, where: int) -> bool:
+    return all(p.officials[where])
+
+
+def _workforce(g: Game, p: PlayerState, where: int) -> bool:
+    return p.workers[where] >= g.rules.workforce_workers
+
+
+def _both_sections(g: Game, p: PlayerState, where: int) -> bool:
+    seat = p.seat
+    return all(seat in w.slots for w in g.state.walls if w.site == where)
+
+
+def _high_wall(g: Game, p: PlayerState, where: int) -> bool:
+    seat = p.seat
+    return any(w.site == where and seat in w.slots and _highest_taken_by(w, seat)
+               for w in g.state.walls)
+
+
+def _first_builder(g: Game, p: PlayerState, where: int) -> bool:
+    seat = p.seat
+    return any(w.first_builder == seat and w.site == where for w in g.state.walls)
 
 
 def _highest_taken_by(section: WallSection, seat: int) -> bool:
-    top = max(section.tiers)
-    return any(h == seat for h, tier in zip(section.slots, section.tiers, strict=True)
-               if tier == top)
+    tiers = section.tiers
+    top = max(tiers)
+    return seat in [h for h, tier in zip(section.slots, tiers, strict=True) if tier == top]
+
+
+CONDITIONS: dict[str, Callable[[Game, PlayerState, int], bool]] = {
+    "master_alchemist": _master_alchemist, "palace": _palace, "governor": _governor,
+    "full": _full, "council": _council, "workforce": _workforce,
+    "both_sections": _both_sections, "high_wall": _high_wall, "first_builder": _first_builder,
+}
 
 
 def free_spots(g: Game, p: PlayerState) -> list[int]:
     """Spots with an open usable slot and none of this player's soldiers (condition ignored)."""
-    n_slots = usable_slots(g)
-    return [
-        i for i, spot in enumerate(g.state.mausoleum)
-        if p.seat not in spot.slots and NO_ONE in spot.slots[:n_slots]
-    ]
+    n_slots, seat = usable_slots(g), p.seat
+    free = []
+    for i, spot in enumerate(g.state.mausoleum):
+        slots = spot.slots
+        if seat not in slots and NO_ONE in slots and slots.index(NO_ONE) < n_slots:
+            free.append(i)
+    return free
 
 
 def eligible_spots(g: Game, p: PlayerState) -> list[int]:

@@ -176,7 +176,7 @@ def wall_slots(g: Game, p: PlayerState, free: bool) -> Iterator[tuple[int, int]]
     pay for; a generator, so a mere "is there one?" stops at the first."""
     if not p.walls:
         return
-    regions_with_workers = sum(1 for w in p.workers if w)
+    regions_with_workers = 5 - p.workers.count(0)
     for s, section in enumerate(g.state.walls):
         slots = section.slots
         if p.seat in slots:

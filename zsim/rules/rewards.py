@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING
 
@@ -104,18 +105,25 @@ def new_turn_order(g: Game) -> None:
 
 def unlock_payments(g: Game, p: PlayerState) -> list[tuple[int, ...]]:
     """Token combinations worth exactly the unlock cost; a large token is coded as suit + 3."""
-    cost, large_value = g.rules.unlock_cost, g.rules.large_token_value
-    held = p.tokens
+    rules = g.rules
+    return list(_payments(tuple(p.tokens), tuple(p.large), rules.unlock_cost,
+                          rules.large_token_value))
+
+
+@lru_cache(maxsize=4096)
+def _payments(held: tuple[int, ...], large: tuple[int, ...], cost: int,
+              large_value: int) -> tuple[tuple[int, ...], ...]:
+    """``unlock_payments`` for these holdings (a pure function, asked often with the same)."""
     payments = []
     for n_large in range(cost // large_value + 1):
         n_small = cost - n_large * large_value
         for larges in combinations_with_replacement(range(3), n_large):
-            if any(larges.count(s) > p.large[s] for s in set(larges)):
+            if any(larges.count(s) > large[s] for s in set(larges)):
                 continue
             for smalls in combinations_with_replacement(range(3), n_small):
                 if all(smalls.count(s) <= held[s] for s in set(smalls)):
                     payments.append(smalls + tuple(s + LARGE for s in larges))
-    return payments
+    return tuple(payments)
 
 
 def unlock_with_tokens(g: Game, p: PlayerState) -> None:

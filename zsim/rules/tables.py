@@ -33,6 +33,7 @@ class Tables:
     card_name: tuple[str, ...]
     alchemist_sets: tuple[tuple[int, ...], ...]
     master_cards: tuple[int, ...]
+    mausoleum_slots: tuple[int, ...]  # by player count: slots of each Mausoleum tile in use
 
     @property
     def rules(self):
@@ -79,4 +80,7 @@ def compile_tables(box: Box) -> Tables:
         card_name=tuple(name),
         alchemist_sets=tuple(tuple(sets[k]) for k in sorted(sets)),
         master_cards=tuple(masters),
+        mausoleum_slots=tuple(
+            sum(1 for need in box.board.mausoleum.min_players_for_slot if n >= need)
+            for n in range(5)),
     )

@@ -40,10 +40,10 @@ def palace_regions(g: Game, p: PlayerState) -> list[int]:
         return []
     here, elsewhere = g.rules.palace_workers_here, g.rules.palace_workers_elsewhere
     workers = p.workers
+    total = sum(workers)
     return [
         r for r in range(5)
-        if p.officials[r][1] and workers[r] >= here
-        and sum(w for i, w in enumerate(workers) if i != r) >= elsewhere
+        if p.officials[r][1] and workers[r] >= here and total - workers[r] >= elsewhere
     ]
 
 
@@ -78,9 +78,12 @@ def turn_options(g: Game, p: PlayerState) -> list:
     if not regions and not actions:
         return [("discard", c) for c in hand]
     options: list = []
+    append = options.append
     for c in hand:
-        options.extend(("unify", c, r) for r in regions)
-        options.extend(("court", c, a) for a in actions)
+        for r in regions:
+            append(("unify", c, r))
+        for a in actions:
+            append(("court", c, a))
     return options
 
 
