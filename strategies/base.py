@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from zsim.decisions import Decision
+from zsim.decisions import KINDS, Decision
 from zsim.view import PlayerView
+
+METHODS = {kind: f"choose_{kind}" for kind in KINDS}  # the method answering each decision kind
 
 
 class Strategy:
@@ -20,7 +22,7 @@ class Strategy:
     description = ""
 
     def choose(self, view: PlayerView, decision: Decision) -> Any:
-        method = getattr(self, f"choose_{decision.kind}", None)
+        method = getattr(self, METHODS[decision.kind], None)
         if method is None:
             return self.default(view, decision)
         return method(view, decision)

@@ -805,53 +805,55 @@ class Estimator:
         palace_goal, gov_goal = self.palace_goals(), self.gov_goals()
         if self._spots is None:
             self.spots()
-        spots, gap = self.open_spots, self.spot_gap
+        spots = self.open_spots
+        later = disc[self.spot_gap:]  # discounts for a spot, one turn later without a soldier
         spare = OFFICIAL_SPARE * self.frac
         table = [[spare] * 5 for _ in range(3)]
-        seat, board = self.seat, self.board
+        seat, board, limit = self.seat, self.board, self.limit
         workforce, hire_cap = rules.workforce_workers, self.cap - rules.hire_unrest
-        alchemist_room = any(p.officials[i][0] and len(p.tableau[i]) < self.limit
-                             for i in REGIONS)
-        rates = self.walls()[0]
+        officials, workers, unrest, tableau = p.officials, p.workers, p.unrest, p.tableau
+        alchemist_room = any(officials[i][0] and len(tableau[i]) < limit for i in REGIONS)
+        rates = (self._walls or self.walls())[0]
         type_rates = [rates.get(key, 0.0) for key in OFFICIAL_KEYS]
+        missing, pal_dist = self.missing, self.pal_dist
         for r in REGIONS:
-            m = self.missing[r]
+            m = missing[r]
             if not m:
                 continue
-            offs = p.officials[r]
+            offs = officials[r]
             shared = spare + gov_goal[r] * (disc[m] - disc[m + 1])
             hit = spots.get(("council", r))
             if hit:
-                shared += hit[0] * (disc[m - 1 + gap] - disc[m + gap])
+                shared += hit[0] * (later[m - 1] - later[m])
             if not board.governor_count[r][seat]:
                 hit = spots.get(("governor", r))
                 if hit:
-                    shared += hit[0] * (disc[m + gap] - disc[m + 1 + gap])
-            before = self.pal_dist[r]
+                    shared += hit[0] * (later[m] - later[m + 1])
+            before = pal_dist[r]
             step = palace_goal[r] * (disc[before - 1] - disc[before]) if before < FAR else 0.0
             hit = None if board.palace_count[r][seat] else spots.get(("palace", r))
             if hit and before < FAR:
-                step += hit[0] * (disc[before - 1 + gap] - disc[before + gap])
-            short = p.workers[r] < rules.palace_workers_here and p.unrest[r] <= hire_cap
-            for t in range(3):
-                if offs[t]:
-                    continue
-                v = shared + type_rates[t]
-                if t == ARCHITECT:
-                    v += step
-                elif t == GENERAL:
-                    if short:
-                        v += step
-                    if not self.n_hire_ok and p.unrest[r] <= hire_cap:
-                        v += max(0.0, self.worker_value(r, rules.hire_workers)) * w.patience
-                    if p.workers[r] < workforce:
-                        need = -(-(workforce - p.workers[r]) // rules.hire_workers)
-                        hit = spots.get(("workforce", r))
-                        if hit:
-                            v += hit[0] * (disc[need + gap] - disc[need + 1 + gap])
-                elif p.alchemist_supply and not alchemist_room and len(p.tableau[r]) < self.limit:
+                step += hit[0] * (later[before - 1] - later[before])
+            short = workers[r] < rules.palace_workers_here and unrest[r] <= hire_cap
+            if not offs[ALCHEMIST_OFFICIAL]:
+                v = shared + type_rates[ALCHEMIST_OFFICIAL]
+                if p.alchemist_supply and not alchemist_room and len(tableau[r]) < limit:
                     v += w.elixir * 0.5 * self.vp_projection() * w.patience
-                table[t][r] = v
+                table[ALCHEMIST_OFFICIAL][r] = v
+            if not offs[ARCHITECT]:
+                table[ARCHITECT][r] = shared + type_rates[ARCHITECT] + step
+            if not offs[GENERAL]:
+                v = shared + type_rates[GENERAL]
+                if short:
+                    v += step
+                if not self.n_hire_ok and unrest[r] <= hire_cap:
+                    v += max(0.0, self.worker_value(r, rules.hire_workers)) * w.patience
+                if workers[r] < workforce:
+                    need = -(-(workforce - workers[r]) // rules.hire_workers)
+                    hit = spots.get(("workforce", r))
+                    if hit:
+                        v += hit[0] * (later[need] - later[need + 1])
+                table[GENERAL][r] = v
         return table
 
     def official_loss(self, t: int, r: int, exclude_governor: bool = False) -> float:
