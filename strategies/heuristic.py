@@ -45,6 +45,7 @@ KEEP = 0.3  # share of a card's best tuck value lost by spending it at Court ins
 MOVE = 0.8  # what moving one Official after a Court action is typically worth, early on
 SURE_ABILITY = 3.0  # an ability worth this much beats any single move: skip weighing moves
 TURN, CURRENT, UNCHANGED = "heuristic.turn", "heuristic.current", "heuristic.unchanged"
+STATICS = "heuristic.statics"  # this game's flat-rate values for this bot's weights
 FRESH = frozenset({"turn", "start_tile", "reward", "unlock", "discard_token"})  # new estimator
 FIRST_QUESTION = {0: "recruit", 1: "hire", 3: "palace", 4: "governor", 5: "wall"}
 DEFAULT_PATIENCE = 0.5
@@ -181,8 +182,10 @@ class HeuristicStrategy(Strategy):
         """This decision's estimator (see ``choose``)."""
         est = view.memo.get(CURRENT)
         if est is None:
-            est = Estimator(view, self.weights, statics(view.tables, self.weights))
-            view.memo[CURRENT] = est
+            st = view.memo.get(STATICS)
+            if st is None:
+                st = view.memo[STATICS] = statics(view.tables, self.weights)
+            est = view.memo[CURRENT] = Estimator(view, self.weights, st)
         return est
 
     @staticmethod
