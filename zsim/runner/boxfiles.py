@@ -22,7 +22,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from zsim.components import Box, load_box
+from zsim import components
+from zsim.components import Box
 
 _LOADED: dict[str, Box] = {}
 
@@ -51,7 +52,7 @@ def load_for_run(box_dir: Path, overrides: Sequence[tuple[str, Any]] = ()
     return the box, the box packed for the workers, and the digest of these rules. This process
     keeps the box for its own chunks."""
     digest = run_box_digest(box_dir, overrides)
-    box = _LOADED[digest] = load_box(box_dir, overrides)
+    box = _LOADED[digest] = components.load_box(box_dir, overrides)
     return box, _pack(box), digest
 
 
