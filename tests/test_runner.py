@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import json
+import pickle
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
 from click.testing import CliRunner
 
@@ -21,10 +26,11 @@ from zsim.runner import (
     Experiment,
     ExperimentError,
     Schedule,
+    arrays,
     game_seed,
     load_experiment,
 )
-from zsim.runner.batch import RunInterrupted, resume_run, start_run
+from zsim.runner.batch import RunInterrupted, _context, resume_run, start_run
 from zsim.runner.tables import TABLES, TIMING_COLUMNS
 from zsim.stats import wilson_interval
 from zsim.view import PlayerView
@@ -174,6 +180,53 @@ def test_dask_local_cluster_gives_the_same_tables(small_run, tmp_path):
                                           chunk_size=4)
         start_run(experiment, tmp_path / "dask")
     assert_same_tables(small_run, tmp_path / "dask")
+
+
+# --- building the tables in workers ----------------------------------------------------
+
+
+@pytest.mark.parametrize(("values", "kind"), [
+    ([3, None, -7, 2**40], pa.int64()),
+    ([0.5, None, 1.0], pa.float64()),
+    ([True, None, False, True, False, True, True, False, True], pa.bool_()),
+    (["wall", None, "Zhào", "", "wall"], pa.string()),
+    ([None, None], pa.null()),
+])
+def test_arrays_match_pyarrow_with_nulls_and_repeats(values, kind):
+    assert arrays.array(values, kind).equals(pa.array(values, kind))
+    times = np.arange(len(values)) % 3
+    repeated = [value for value, n in zip(values, times, strict=True) for _ in range(n)]
+    assert arrays.array(values, kind, times).equals(pa.array(repeated, kind))
+
+
+def test_columns_of_one_type_are_built_together_and_sliced_back():
+    types = {"a": pa.int64(), "b": pa.string(), "c": pa.int64()}
+    built = arrays.arrays({"a": [1, 2], "b": ["x", None], "c": [None, 4]}, types,
+                          repeat=np.array([2, 1]))
+    assert {name: array.to_pylist() for name, array in built.items()} == {
+        "a": [1, 1, 2], "b": ["x", "x", None], "c": [None, None, 4]}
+
+
+def test_arrays_refuse_values_of_another_type():
+    with pytest.raises(TypeError):
+        arrays.array([1, 2.5], pa.int64())
+    with pytest.raises(TypeError):
+        arrays.array(["a", 3], pa.string())
+
+
+def test_a_worker_imports_neither_pandas_nor_the_yaml_loader(tmp_path):
+    """A worker process starts for every run: pandas alone would add a fifth of a second."""
+    experiment = SMALL.with_overrides(box=str(SMALL.box_dir().resolve()))
+    context = tmp_path / "context.pickle"
+    context.write_bytes(pickle.dumps(_context(experiment, "test", None)))
+    code = (f"import pickle, sys\n"
+            f"from zsim.runner.worker import play_chunk\n"
+            f"play_chunk(pickle.loads(open({str(context)!r}, 'rb').read()), 0, 0, 2)\n"
+            f"print(sorted(m for m in ('pandas', 'pyarrow.compute', 'yaml', "
+            f"'zsim.runner.experiment') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip() == "[]"
 
 
 # --- failures ----------------------------------------------------------------------------

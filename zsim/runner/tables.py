@@ -1,21 +1,25 @@
-"""The result tables' columns, and how rows become Arrow tables with one stable schema.
+"""The result tables' columns, and how a chunk's rows become Arrow tables with one stable schema.
 
 Each table has fixed leading columns with explicit types. Whatever else the engine reports
 (``n_*`` activity counters, which vary from game to game, and setup features) follows: counters
 sorted by name and filled with 0 where a chunk never saw them, then the other columns sorted by
 name and filled with nulls. The same order is produced for any chunking, so the consolidated
 tables do not depend on how the run was split.
+
+A chunk's rows are turned into columns once, at its end (``Columns``), and the columns into Arrow
+arrays by ``zsim.runner.arrays``, which workers can use without importing pandas.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from zsim.rules.scoring import CATEGORIES
+from zsim.runner.arrays import arrays
 
 _S, _I, _B, _F = pa.string(), pa.int64(), pa.bool_(), pa.float64()
 
@@ -53,31 +57,69 @@ def _fill(name: str) -> Any:
     return 0 if name.startswith("n_") else None
 
 
-def build(table: str, rows: list[dict[str, Any]]) -> pa.Table:
-    """Rows (dicts) to an Arrow table: base columns typed, extra columns typed from their
-    first value. Arrow converts the rows in C++; this matters, as a chunk has thousands."""
-    base = BASE[table]
-    extras = sorted(set().union(*rows) - set(base.names), key=_extra_order)
-    schema = pa.schema([*base, *(pa.field(name, _extra_type(name, rows)) for name in extras)])
-    built = pa.Table.from_pylist(rows, schema=schema)
-    for name in extras:
-        column = built[name]
-        if name.startswith("n_") and column.null_count:
-            built = built.set_column(built.schema.get_field_index(name), name,
-                                     pc.fill_null(column, 0))
-    return built
+class Columns:
+    """The rows of one table of a chunk: the records as given, turned into columns at the end.
+
+    Values that all the rows of one ``add`` share (ids, the game's setup) are kept once per
+    call, not copied into every row, and repeated only in the Arrow column.
+    """
+
+    def __init__(self, table: str) -> None:
+        self.base = BASE[table]
+        self._base_names = frozenset(self.base.names)
+        self.records: list[Mapping[str, Any]] = []
+        self.shared: list[Mapping[str, Any]] = []
+        self.counts: list[int] = []
+
+    def add(self, records: Sequence[Mapping[str, Any]], **shared: Any) -> None:
+        """Append a row per record, each also getting the ``shared`` values."""
+        if records:
+            self.records.extend(records)
+            self.shared.append(shared)
+            self.counts.append(len(records))
+
+    def table(self) -> pa.Table:
+        """The Arrow table: base columns typed, extra columns typed from their first value. A
+        column that a row lacks is null there, or 0 for an extra ``n_*`` counter."""
+        own = self._columns(self.records)
+        shared = self._columns(self.shared)
+        if not own.keys().isdisjoint(shared):
+            raise ValueError(f"records repeat shared columns {sorted(own.keys() & shared)}")
+        extras = sorted((own.keys() | shared.keys()) - self._base_names, key=_extra_order)
+        schema = pa.schema([*self.base, *(
+            pa.field(name, _extra_type(name, own[name] if name in own else shared[name]))
+            for name in extras)])
+        types = {field.name: field.type for field in schema}
+        built = arrays(own, types)
+        built.update(arrays(shared, types, repeat=np.array(self.counts)))
+        return pa.Table.from_arrays(
+            [built[field.name] if field.name in built
+             else pa.nulls(len(self.records), field.type) for field in schema], schema=schema)
+
+    def _columns(self, rows: list[Mapping[str, Any]]) -> dict[str, list[Any]]:
+        """Rows to columns, a missing value filled in: one pass over each row's values, which
+        keeps to the memory of one row at a time."""
+        template = {key: self._missing(key) for key in set().union(*rows)}
+        transposed = zip(*[{**template, **row}.values() for row in rows], strict=True)
+        return dict(zip(template, map(list, transposed), strict=True))
+
+    def _missing(self, key: str) -> Any:
+        return None if key in self._base_names else _fill(key)
 
 
-_SCALARS = {bool: pa.bool_(), int: pa.int64(), float: pa.float64(), str: pa.string()}
+_SCALARS = {bool: _B, int: _I, float: _F, str: _S}
 
 
-def _extra_type(name: str, rows: list[dict[str, Any]]) -> pa.DataType:
+def _extra_type(name: str, values: list[Any]) -> pa.DataType:
     if name.startswith("n_"):
-        return pa.int64()
-    value = next((v for row in rows if (v := row.get(name)) is not None), None)
+        return _I
+    value = next((v for v in values if v is not None), None)
     if value is None:
         return pa.null()
-    return _SCALARS.get(type(value)) or pa.array([value]).type
+    kind = _SCALARS.get(type(value))
+    if kind is None:
+        raise TypeError(f"column {name!r}: {type(value).__name__} values are not supported")
+    return kind
 
 
 def unified_schema(table: str, schemas: Iterable[pa.Schema]) -> pa.Schema:

@@ -56,25 +56,26 @@ class ChunkResult:
 def play_chunk(context: RunContext, index: int, start: int, stop: int) -> ChunkResult:
     """Play games ``start..stop-1`` (chunk number ``index``) of a run."""
     box = unpack_box(context.box_blob, context.box_digest)
-    rows: dict[str, list[dict[str, Any]]] = {name: [] for name in tables.TABLES}
+    columns = {name: tables.Columns(name) for name in tables.TABLES}
     failures: list[dict[str, Any]] = []
     decisions = 0
     began = time.perf_counter()
-    for game in range(start, stop):
-        plan = context.schedule.plan(game)
+    # Plans first: numpy's seeding runs several times faster while it stays in the CPU caches.
+    for plan in [context.schedule.plan(game) for game in range(start, stop)]:
         seated = [context.strategies[name] for name in plan.strategies]
+        ids = {"run_id": context.run_id, "game": plan.index}
         clock = time.perf_counter()
         try:
             result = play_game(box, seated, plan.seed, context.options)
         except Exception as error:
             failure = _failure(context.run_id, plan, error)
             failures.append(failure)
-            rows["games"].append(_failed_game_row(context.run_id, plan, failure,
-                                                  time.perf_counter() - clock))
+            columns["games"].add([_failed_game_row(plan, failure, time.perf_counter() - clock)],
+                                 **ids)
             continue
         decisions += result.decisions
-        _add_rows(rows, context.run_id, plan, result, time.perf_counter() - clock)
-    files = {name: _ipc(tables.build(name, table_rows)) for name, table_rows in rows.items()}
+        _add_rows(columns, ids, plan, result, time.perf_counter() - clock)
+    files = {name: _ipc(table.table()) for name, table in columns.items()}
     if failures:
         files["failures"] = "".join(json.dumps(f) + "\n" for f in failures).encode()
     return ChunkResult(index=index, games=stop - start, failures=len(failures),
@@ -82,34 +83,33 @@ def play_chunk(context: RunContext, index: int, start: int, stop: int) -> ChunkR
                        peak_rss_bytes=peak_rss_bytes(), files=files)
 
 
-def _add_rows(rows: dict[str, list[dict[str, Any]]], run_id: str, plan: GamePlan,
+def _add_rows(columns: dict[str, tables.Columns], ids: dict[str, Any], plan: GamePlan,
               result: GameResult, seconds: float) -> None:
-    ids = {"run_id": run_id, "game": plan.index}
+    """A finished game's rows; player and game rows carry its setup, so that a player row can
+    be analysed alone."""
     names = plan.strategies
-    for row in result.player_rows():
-        row.update(ids, strategy=names[row["seat"]], **result.setup)
-        rows["players"].append(row)
+    players = result.player_rows()
+    for row in players:
+        row["strategy"] = names[row["seat"]]  # the lineup's name, not the bot's own
+    columns["players"].add(players, **ids, **result.setup)
     totals = sorted((s["vp_total"] for s in result.scores), reverse=True)
-    rows["games"].append({
-        **ids, "seed": plan.seed, "n_players": plan.n_players, "strategies": ",".join(names),
+    columns["games"].add([{
+        "seed": plan.seed, "n_players": plan.n_players, "strategies": ",".join(names),
         "failed": False, "winners": ",".join(map(str, result.winners)),
         "winner_strategies": ",".join(names[s] for s in result.winners),
         "n_winners": len(result.winners), "vp_best": totals[0],
         "vp_margin": totals[0] - totals[1], "decisions": result.decisions,
-        "duration_s": seconds, **result.setup,
-    })
-    for wall in result.walls:
-        rows["walls"].append({**ids, "n_players": plan.n_players, **wall,
-                              "strategy": names[wall["seat"]]})
-    for table, records in (("rewards", result.rewards), ("abilities", result.abilities)):
-        rows[table].extend({**ids, "n_players": plan.n_players, **record,
-                            "strategy": names[record["seat"]]} for record in records)
+        "duration_s": seconds,
+    }], **ids, **result.setup)
+    for table, records in (("walls", result.walls), ("rewards", result.rewards),
+                           ("abilities", result.abilities)):
+        for record in records:  # the result is this function's to consume
+            record["strategy"] = names[record["seat"]]
+        columns[table].add(records, **ids, n_players=plan.n_players)
 
 
-def _failed_game_row(run_id: str, plan: GamePlan, failure: dict[str, Any],
-                     seconds: float) -> dict[str, Any]:
-    return {"run_id": run_id, "game": plan.index, "seed": plan.seed,
-            "n_players": plan.n_players, "strategies": ",".join(plan.strategies),
+def _failed_game_row(plan: GamePlan, failure: dict[str, Any], seconds: float) -> dict[str, Any]:
+    return {"seed": plan.seed, "n_players": plan.n_players, "strategies": ",".join(plan.strategies),
             "failed": True, "error": failure["error"],
             "failed_strategy": failure["strategy"], "failed_seat": failure["seat"],
             "failed_decision": failure["decision"], "duration_s": seconds}
