@@ -302,7 +302,7 @@ def test_an_interrupted_run_resumes_without_redoing_or_losing_games(small_run, t
     with pytest.raises(RunInterrupted):
         start_run(SMALL, out)
     assert json.loads((out / "run.json").read_text())["status"] == "interrupted"
-    (out / "chunks" / "games-000001.arrow").unlink()  # a chunk lost mid-write
+    (out / "chunks" / "chunk-000001.bin").unlink()  # a chunk lost mid-write
     stop_at.clear()
     resume_run(out)
     assert played == [0, 1, 2, 1, 3, 4]

@@ -132,6 +132,8 @@ def unified_schema(table: str, schemas: Iterable[pa.Schema]) -> pa.Schema:
 
 def conform(chunk: pa.Table, schema: pa.Schema) -> pa.Table:
     """Bring one chunk to the whole table's schema, filling the columns it never saw."""
+    if chunk.schema.equals(schema):
+        return chunk
     present = set(chunk.column_names)
     columns = []
     for field in schema:

@@ -1,10 +1,12 @@
 """The run directory on disk: chunk files while the run goes, consolidated tables at the end.
 
-While a run goes, each finished chunk lands in ``chunks/`` as Arrow IPC files, each written to
-a temporary name and renamed into place; the chunk's ``games`` file is renamed last and marks it
-finished, so a crash can only lose the chunks in flight. At the end the chunks are consolidated
-one at a time into single Parquet files (flat memory) that ``pandas.read_parquet`` reads
-directly; ``chunks/`` is removed once run.json says the run is complete.
+While a run goes, each finished chunk lands in ``chunks/`` as one file (its tables as Arrow IPC
+streams, and its failure records), written to a temporary name and renamed into place: a chunk
+is on disk whole or not at all, so a crash can only lose the chunks in flight. One file rather
+than one per table, since creating a file costs more than writing a chunk's bytes. At the end
+the chunks are consolidated one at a time into single Parquet files (flat memory) that
+``pandas.read_parquet`` reads directly; ``chunks/`` is removed once run.json says the run is
+complete.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from zsim.runner.worker import ChunkResult
 CHUNKS = "chunks"
 RUN_JSON = "run.json"
 FAILURES = "failures.jsonl"
-_FINISHED = re.compile(r"games-(\d+)\.arrow")
+_FINISHED = re.compile(r"chunk-(\d+)\.bin")
 # Chunks are merged into row groups of about this size: large enough for fast writes, good
 # compression and little file metadata, small enough to keep consolidation's memory flat.
 ROW_GROUP_BYTES = 32 * 1024 * 1024
@@ -69,52 +71,61 @@ def read_json(path: Path) -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def _chunk_path(out: Path, name: str, index: int) -> Path:
-    suffix = "jsonl" if name == "failures" else "arrow"
-    return out / CHUNKS / f"{name}-{index:06d}.{suffix}"
+def _chunk_path(out: Path, index: int) -> Path:
+    return out / CHUNKS / f"chunk-{index:06d}.bin"
 
 
 def write_chunk(out: Path, chunk: ChunkResult) -> None:
-    for name, data in sorted(chunk.files.items(), key=lambda item: item[0] == "games"):
-        atomic_write(_chunk_path(out, name, chunk.index), data)
+    """The chunk's parts one after another, behind the length of a JSON index of where each
+    lies and that index."""
+    spans, at = {}, 0
+    for name, data in chunk.files.items():
+        spans[name] = [at, at + len(data)]
+        at += len(data)
+    index = json.dumps(spans).encode()
+    atomic_write(_chunk_path(out, chunk.index),
+                 b"".join([len(index).to_bytes(8, "little"), index, *chunk.files.values()]))
+
+
+def _parts(path: Path) -> dict[str, pa.Buffer]:
+    """A chunk file's parts, memory-mapped: read only when used."""
+    with pa.memory_map(str(path)) as source:
+        whole = source.read_buffer()
+    size = int.from_bytes(whole.slice(0, 8).to_pybytes(), "little")
+    spans = json.loads(whole.slice(8, size).to_pybytes())
+    return {name: whole.slice(8 + size + start, stop - start)
+            for name, (start, stop) in spans.items()}
 
 
 def finished_chunks(out: Path) -> set[int]:
-    """Indices of the chunks whose files are all in place."""
+    """Indices of the chunks on disk."""
     folder = out / CHUNKS
     if not folder.is_dir():
         return set()
     return {int(m.group(1)) for p in folder.iterdir() if (m := _FINISHED.fullmatch(p.name))}
 
 
-def _read_chunk(path: Path) -> pa.Table:
-    with pa.memory_map(str(path)) as source:
-        return pa.ipc.open_stream(source).read_all()
-
-
-def _chunk_files(out: Path, name: str, indices: list[int]) -> Iterator[Path]:
+def _streams(out: Path, name: str, indices: list[int]) -> Iterator[pa.ipc.RecordBatchStreamReader]:
     for index in indices:
-        path = _chunk_path(out, name, index)
-        if path.exists():
-            yield path
+        yield pa.ipc.open_stream(_parts(_chunk_path(out, index))[name])
 
 
 def consolidate(out: Path, indices: list[int]) -> None:
     """Merge the chunks, in game order, into the final tables (``chunks/`` stays)."""
+    schemas: dict[str, list[pa.Schema]] = {name: [] for name in tables.TABLES}
+    for index in indices:
+        for name, part in _parts(_chunk_path(out, index)).items():
+            if name in schemas:
+                schemas[name].append(pa.ipc.open_stream(part).schema)
     for name in tables.TABLES:
-        paths = list(_chunk_files(out, name, indices))
-        schemas = []
-        for path in paths:
-            with pa.memory_map(str(path)) as source:
-                schemas.append(pa.ipc.open_stream(source).schema)
-        schema = tables.unified_schema(name, schemas)
+        schema = tables.unified_schema(name, schemas[name])
         final = out / f"{name}.parquet"
         tmp = final.with_name(f".{final.name}.tmp")
         with pq.ParquetWriter(tmp, schema) as parquet:
             group: list[pa.Table] = []
             size = 0
-            for path in paths:
-                group.append(tables.conform(_read_chunk(path), schema))
+            for stream in _streams(out, name, indices):
+                group.append(tables.conform(stream.read_all(), schema))
                 size += group[-1].nbytes
                 if size >= ROW_GROUP_BYTES:
                     parquet.write_table(pa.concat_tables(group))
@@ -124,8 +135,10 @@ def consolidate(out: Path, indices: list[int]) -> None:
         os.replace(tmp, final)
     tmp = out / f".{FAILURES}.tmp"
     with open(tmp, "wb") as merged:
-        for path in _chunk_files(out, "failures", indices):
-            merged.write(path.read_bytes())
+        for index in indices:
+            failures = _parts(_chunk_path(out, index)).get("failures")
+            if failures is not None:
+                merged.write(failures)
     os.replace(tmp, out / FAILURES)
 
 
