@@ -43,6 +43,7 @@ class GameResult:
     walls: list[dict[str, Any]] = field(default_factory=list)
     rewards: list[dict[str, Any]] = field(default_factory=list)
     abilities: list[dict[str, Any]] = field(default_factory=list)  # tableau activations
+    tiles: list[dict[str, Any]] = field(default_factory=list)  # tiles the players got
     decisions: int = 0
     log: list[str] | None = None
 
@@ -88,6 +89,7 @@ class Game:
         self.walls: list[dict[str, Any]] = []
         self.rewards: list[dict[str, Any]] = []
         self.abilities: list[dict[str, Any]] = []
+        self.tiles: list[dict[str, Any]] = []
         self.rng = random.Random(seed)
         self.state: GameState = setup.build_state(self, self.options, self.rng)
         solo = [seat for seat, s in enumerate(strategies) if isinstance(s, LiSiSeat)]
@@ -139,6 +141,16 @@ class Game:
             "suit": CARD_TYPES[t.card_type[card]], "trigger": COURT_ACTIONS[trigger],
             "emperor": card in player.emperor, "ability": t.card_ability_id[card],
             "option": option, "vp": vp,
+        })
+
+    def record_tile(self, seat: int, kind: str, index: int, region: int | None = None,
+                    section: int | None = None) -> None:
+        """A tile the seat got (``kind`` palace, governor, emperor or starting; ``index`` into
+        the box's tiles of that kind), where it lay, and when, for the tiles table."""
+        self.tiles.append({
+            "round": self.state.round, "seat": seat, "kind": kind,
+            "tile": getattr(self.t.box, f"{kind}_tiles")[index].id,
+            "region": REGIONS[region] if region is not None else None, "section": section,
         })
 
     def record_walls(self, seat: int, walls: list[tuple[int, int, int]]) -> None:
@@ -207,6 +219,7 @@ class Game:
             walls=self.walls,
             rewards=self.rewards,
             abilities=self.abilities,
+            tiles=self.tiles,
             decisions=self.decisions,
             log=self.log,
         )

@@ -200,6 +200,7 @@ def governor(g: Game, p: PlayerState, card: LiSiAction) -> None:
     for k in range(placed):
         if k < len(chosen):
             slots[chosen[k]][1] = p.seat
+            g.record_tile(p.seat, "governor", slots[chosen[k]][0], region=target)
         p.governors -= 1
         state.governor_count[target][p.seat] += 1
         count(p, "governors")
@@ -230,6 +231,7 @@ def palace(g: Game, p: PlayerState, card: LiSiAction) -> None:
             break
     if card.take_tile and state.palace_tiles[target]:
         g.state.lisi.palace_tiles.append((target, state.palace_tiles[target].pop(0)))
+        g.record_tile(p.seat, "palace", g.state.lisi.palace_tiles[-1][1], region=target)
     if g.log is not None:
         g.say(f"  builds a Palace in {REGION_NAMES[target]} (+{g.rules.palace_vp} VP)")
 
@@ -259,6 +261,7 @@ def wall(g: Game, p: PlayerState, card: LiSiAction) -> None:
         p.walls -= 1
         count(p, "walls")
         if card.pattern != "left" and section.emperor_tile != NO_ONE:
+            g.record_tile(p.seat, "emperor", section.emperor_tile, section=s)
             section.emperor_tile = NO_ONE  # taken out of play
             count(p, "emperor_tiles")
         if g.log is not None:

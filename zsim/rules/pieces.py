@@ -121,6 +121,7 @@ def build_palace(g: Game, p: PlayerState, region: int, large_token: bool) -> Non
     if tiles:
         kind = g.ask(p.seat, "palace_tile", tiles, {"region": region})
         state.palace_tiles[region].remove(kind)
+        g.record_tile(p.seat, "palace", kind, region=region)
         tile = g.t.box.palace_tiles[kind]
         if g.log is not None:
             g.say(f"  takes Palace tile {tile.id}")
@@ -154,6 +155,7 @@ def install_governor(g: Game, p: PlayerState, region: int) -> None:
         g.say(f"  installs a Governor in {REGION_NAMES[region]} ({where})")
     if choice != "area":
         slots[choice][1] = p.seat
+        g.record_tile(p.seat, "governor", slots[choice][0], region=region)
         ability_id = g.t.box.governor_tiles[slots[choice][0]].ability
         if ability_id is not None:
             ability = g.t.box.abilities[ability_id]
@@ -216,6 +218,7 @@ def build_wall(g: Game, p: PlayerState, section_index: int, slot: int) -> None:
     action = g.t.box.emperor_tiles[section.emperor_tile].action
     card = g.ask(p.seat, "emperor", targets, {"action": action, "section": section_index})
     p.emperor[card] = ACTION_INDEX[action]
+    g.record_tile(p.seat, "emperor", section.emperor_tile, section=section_index)
     section.emperor_tile = NO_ONE
     count(p, "emperor_tiles")
     if g.log is not None:

@@ -116,6 +116,7 @@ def deal_starting_tiles(g: Game, rng: random.Random) -> None:
         p = state.players[seat]
         tile = box.starting_tiles[chosen[seat]]
         g.start_tiles[seat] = tile.id
+        g.record_tile(seat, "starting", chosen[seat])
         ability = box.abilities[tile.ability]
         if g.log is not None:
             g.say(f"{g.name(p)} starts with: {ability.text}")
