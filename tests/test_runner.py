@@ -6,6 +6,7 @@ import json
 import pickle
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from strategies import registry
 from strategies.base import Strategy
 from zsim.cli import main
 from zsim.decisions import Decision
+from zsim.game import Game
 from zsim.rules.scoring import CATEGORIES
 from zsim.runner import (
     DEFAULT_EXPERIMENT,
@@ -32,6 +34,7 @@ from zsim.runner import (
 )
 from zsim.runner.batch import RunInterrupted, _context, resume_run, start_run
 from zsim.runner.tables import TABLES, TIMING_COLUMNS
+from zsim.state import NO_ONE
 from zsim.stats import wilson_interval
 from zsim.view import PlayerView
 
@@ -150,6 +153,42 @@ def test_tables_have_a_row_per_player_game_wall_and_reward(small_run):
     assert {"unification_board", "wall_tile_1", "mausoleum_layout"} <= set(t["games"].columns)
     assert any(c.startswith("n_") for c in t["players"].columns)
     assert not (small_run / "chunks").exists()
+
+
+def test_tiles_table_has_a_row_per_tile_a_player_got(small_run):
+    t = tables(small_run)
+    tiles, players = t["tiles"], t["players"]
+    assert set(tiles["kind"]) == {"palace", "governor", "emperor", "starting"}
+    kept = players.merge(tiles[tiles["kind"] == "starting"], on=["game", "seat"],
+                         suffixes=("", "_row"))
+    assert len(kept) == len(players) and (kept["tile"] == kept["start_tile"]).all()
+    counts = tiles.groupby(["game", "seat", "kind"]).size().unstack(fill_value=0).reindex(
+        pd.MultiIndex.from_frame(players[["game", "seat"]]), fill_value=0)
+    assert (counts["starting"] == 1).all()
+    assert counts["emperor"].tolist() == players["n_emperor_tiles"].tolist()
+    assert (counts["palace"] <= players["n_palaces"].to_numpy()).all()
+    assert (counts["governor"] <= players["n_governors"].to_numpy()).all()
+    placed = tiles[tiles["kind"].isin(["palace", "governor"])]
+    assert placed["region"].notna().all() and placed["section"].isna().all()
+    assert tiles.loc[tiles["kind"] == "emperor", "section"].notna().all()
+
+
+@pytest.mark.parametrize("lineup", [["random"] * 4, ["random", "lisi-3"]])
+def test_the_tiles_a_game_records_are_the_tiles_that_left_the_board(box, lineup):
+    for seed in range(6):
+        game = Game(box, [registry.resolve(name) for name in lineup], seed)
+        laid_out = {kind: sum(len(value.split(",")) for key, value in game.setup.items()
+                              if key.startswith(f"{kind}_tile") and value)
+                    for kind in ("palace", "emperor")}
+        result = game.play()
+        state = game.state
+        got = Counter(tile["kind"] for tile in result.tiles)
+        assert got["palace"] == laid_out["palace"] - sum(map(len, state.palace_tiles))
+        assert got["emperor"] == laid_out["emperor"] - sum(
+            section.emperor_tile != NO_ONE for section in state.walls)
+        assert got["governor"] == sum(holder != NO_ONE for slots in state.governor_slots
+                                      for _, holder in slots)
+        assert got["starting"] == sum(not name.startswith("lisi") for name in lineup)
 
 
 def test_vp_categories_sum_to_the_total(small_run):

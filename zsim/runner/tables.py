@@ -44,6 +44,9 @@ BASE: dict[str, pa.Schema] = {
         [("run_id", _S), ("game", _I), ("n_players", _I), ("round", _I), ("seat", _I),
          ("strategy", _S), ("source", _S), ("card", _S), ("suit", _S), ("trigger", _S),
          ("emperor", _B), ("ability", _S), ("option", _I), ("vp", _I)]),
+    "tiles": pa.schema(
+        [("run_id", _S), ("game", _I), ("n_players", _I), ("seat", _I), ("strategy", _S),
+         ("kind", _S), ("tile", _S), ("region", _S), ("section", _I), ("round", _I)]),
 }
 TABLES = tuple(BASE)
 TIMING_COLUMNS = ("duration_s",)

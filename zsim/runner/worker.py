@@ -102,7 +102,7 @@ def _add_rows(columns: dict[str, tables.Columns], ids: dict[str, Any], plan: Gam
         "duration_s": seconds,
     }], **ids, **result.setup)
     for table, records in (("walls", result.walls), ("rewards", result.rewards),
-                           ("abilities", result.abilities)):
+                           ("abilities", result.abilities), ("tiles", result.tiles)):
         for record in records:  # the result is this function's to consume
             record["strategy"] = names[record["seat"]]
         columns[table].add(records, **ids, n_players=plan.n_players)
