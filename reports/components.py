@@ -1,12 +1,14 @@
 """Section 6: the other components drawn per game, and their effect on winning.
 
 Starting tiles belong to one player, so a tile's holders are compared with the players of the
-same strategy and lineup who kept another tile. The other components (Palace, Governor and
-Emperor tiles, Master Alchemists, the Mausoleum layout) are laid out for the whole table: the
-tables record which are in play, not who used them. For those the report measures whether a
-component in play shifts a strategy's win rate (only meaningful when strategies differ) and
-the game's mean score, against games of the same lineup without it (per copy in play when a
-component can appear more than once).
+same strategy and lineup who kept another tile. When the runs record who got which tile
+(``tiles.parquet``), the players who took each Palace, Governor, Emperor or Starting tile are
+compared in the same way, on their final score, in the games where the tile was in play. The
+components laid out for the whole table (Palace, Governor and Emperor tiles, Master Alchemists,
+the Mausoleum layout) are also measured as being in play: whether a component shifts a
+strategy's win rate (only meaningful when strategies differ) and the game's mean score, against
+games of the same lineup without it (per copy in play when a component can appear more than
+once).
 """
 
 from __future__ import annotations
@@ -39,8 +41,15 @@ FAMILIES = (
 )
 INTRO = ("Effects are adjusted differences against comparable players or games, with 95% "
          "intervals (clustered by game for player rows). Components laid out for the whole "
-         "table can only be linked to who wins when the lineup mixes strategies; who took or "
-         "used which tile is not recorded (see docs/reports.md).")
+         "table can only be linked to who wins when the lineup mixes strategies; who took "
+         "which tile is compared when the runs record it (tiles.parquet, see docs/reports.md).")
+# (tile kind in tiles.parquet, title, setup column prefix saying which tiles are in play)
+TAKEN = (
+    ("palace", "Palace tiles", "palace_tiles_"),
+    ("governor", "Governor tiles", "governor_tiles_"),
+    ("emperor", "Emperor tiles", "emperor_tile_"),
+    ("starting", "Starting tiles", None),  # any Starting tile can be dealt in any game
+)
 
 
 def _start_tiles(players: pd.DataFrame) -> list:
@@ -73,6 +82,60 @@ def _start_tiles(players: pd.DataFrame) -> list:
                            "effect_points_low": "{:+.1f}", "effect_points_high": "{:+.1f}",
                            "effect_points_p": "{:.3g}"})
     return [figure, table]
+
+
+def _takers(data: RunData, tiles: pd.DataFrame) -> list:
+    """Final score of the players who took each tile against the players of the same strategy
+    and lineup who did not, in the games where the tile was in play (the way Wall holders are
+    compared), one figure per kind of tile and one table for all."""
+    players = data.players[data.players["run_id"].isin(tiles["run_id"].unique())]
+    blocks: list = []
+    summary = []
+    for kind, title, column in TAKEN:
+        taken = tiles[tiles["kind"] == kind]
+        if taken.empty:
+            continue
+        counts = component_counts(data.finished, column, ",") if column else None
+        labels, rows, comparisons = [], [], []
+        for tile in sorted(taken["tile"].unique()):
+            rows_in_play = players if counts is None or tile not in counts else players[
+                players["game_key"].map(counts[tile]).fillna(0) > 0]
+            takers = taken.loc[taken["tile"] == tile].set_index(["game_key", "seat"]).index
+            took = pd.MultiIndex.from_frame(rows_in_play[["game_key", "seat"]]).isin(takers)
+            row, comparison = compare(
+                rows_in_play, outcome="vp_total", exposure=took, strata="stratum",
+                clusters="game_key", label=f"taking {tile}", subject=f"Players who took {tile}",
+                measure="final score against other players of the same strategy and lineup",
+                method_note="same strategy and lineup, game-clustered")
+            labels.append(tile)
+            rows.append(row)
+            if comparison:
+                comparisons.append(comparison)
+            vp = rows_in_play["vp_total"]
+            summary.append({"kind": kind, "tile": tile,
+                            "games_in_play": int(rows_in_play["game_key"].nunique()),
+                            "players_who_took_it": int(took.sum()),
+                            "takers_mean_vp": vp[took].mean(), "others_mean_vp": vp[~took].mean(),
+                            "effect_vp_estimate": row["estimate"], "effect_vp_low": row["low"],
+                            "effect_vp_high": row["high"], "effect_vp_p": row["p"]})
+        fig, axes = new_figure(height=forest_height(len(labels)))
+        forest(axes[0][0], labels, pd.DataFrame(rows), "final score: took it against did not",
+               "difference (VP)")
+        blocks.append(Figure(
+            f"{kind}-tile-takers", f"{title}: the players who took them",
+            f"Difference in final score between the players who took each {title[:-1]} and the "
+            "players of the same strategy and lineup who did not, in games where the tile was "
+            "in play, with 95% intervals clustered by game. Association, not cause: a player "
+            "who is ahead can afford more tiles.", int(players["game_key"].nunique()), fig,
+            comparisons))
+    if summary:
+        blocks.append(Table(
+            "tile-takers", "Tiles taken: final score of the takers and adjusted effects",
+            pd.DataFrame(summary),
+            formats={"takers_mean_vp": "{:.1f}", "others_mean_vp": "{:.1f}",
+                     "effect_vp_estimate": "{:+.1f}", "effect_vp_low": "{:+.1f}",
+                     "effect_vp_high": "{:+.1f}", "effect_vp_p": "{:.3g}"}))
+    return blocks
 
 
 def component_counts(games: pd.DataFrame, column: str, separator: str) -> pd.DataFrame:
@@ -156,13 +219,16 @@ def _family(data: RunData, slug: str, title: str, counts: pd.DataFrame) -> list:
 
 
 def section(data: RunData) -> Section:
-    """Starting tiles per player; table-wide components per game."""
+    """Starting tiles and, when recorded, every tile taken per player; table-wide components
+    per game."""
     section = Section("components", "6. Other components", INTRO)
     if len(data.finished) < MIN_GAMES:
         section.blocks.append(too_few("Other components", len(data.finished)))
         return section
     if "start_tile" in data.players.columns:
         section.blocks += _start_tiles(data.players)
+    if data.tiles is not None:
+        section.blocks += _takers(data, data.tiles)
     if len(data.strategies) < 2:
         section.blocks.append(Note("One strategy in every seat: a component laid out for the "
                                    "whole table cannot change which strategy wins, so only "

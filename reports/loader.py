@@ -24,9 +24,13 @@ REQUIRED: dict[str, set[str]] = {
     "walls": {"run_id", "game", "seat", "section", "tier", "vp", "tile"},
     "rewards": {"run_id", "game", "round", "aspect", "seat", "reward"},
 }
-#: Optional per-activation log of card and tile abilities (see docs/reports.md).
+#: Optional tables, which runs made before they existed lack (see docs/reports.md): the log of
+#: card and tile ability activations, and the tiles each player got.
 ABILITIES = "abilities"
 ABILITY_COLUMNS = {"run_id", "game", "seat", "card", "suit", "trigger", "ability", "vp"}
+TILES = "tiles"
+TILE_COLUMNS = {"run_id", "game", "seat", "kind", "tile"}
+OPTIONAL = {ABILITIES: ABILITY_COLUMNS, TILES: TILE_COLUMNS}
 
 
 class RunDirError(ValueError):
@@ -66,6 +70,7 @@ class RunData:
     walls: pd.DataFrame
     rewards: pd.DataFrame
     abilities: pd.DataFrame | None
+    tiles: pd.DataFrame | None  # one row per tile a player got
 
     @property
     def finished(self) -> pd.DataFrame:
@@ -131,8 +136,9 @@ def _load_one(run: Path) -> tuple[RunInfo, dict[str, pd.DataFrame]]:
         raise RunDirError(f"{run}: no such run directory")
     manifest = _read_manifest(run)
     frames = {name: _read_table(run, name, required) for name, required in REQUIRED.items()}
-    if (run / f"{ABILITIES}.parquet").is_file():
-        frames[ABILITIES] = _read_table(run, ABILITIES, ABILITY_COLUMNS)
+    for name, required in OPTIONAL.items():
+        if (run / f"{name}.parquet").is_file():
+            frames[name] = _read_table(run, name, required)
     return RunInfo(run, manifest, _read_failures(run)), frames
 
 
@@ -153,7 +159,8 @@ def load_runs(paths: list[Path]) -> RunData:
                               f"(run id {info.run_id}); pooling them would count its games twice")
         seen[info.run_id] = info.path
     tables = {name: _concat([frames[name] for _, frames in loaded]) for name in REQUIRED}
-    abilities = [frames[ABILITIES] for _, frames in loaded if ABILITIES in frames]
+    optional = {name: [frames[name] for _, frames in loaded if name in frames]
+                for name in OPTIONAL}
     games = tables["games"]
     games["failed"] = games["failed"].fillna(False).astype(bool)
     keys = pd.MultiIndex.from_frame(games[["run_id", "game"]])
@@ -168,7 +175,8 @@ def load_runs(paths: list[Path]) -> RunData:
     return RunData(
         runs=[info for info, _ in loaded], players=players, games=games,
         walls=keyed(tables["walls"]), rewards=keyed(tables["rewards"]),
-        abilities=keyed(_concat(abilities)) if abilities else None)
+        abilities=keyed(_concat(optional[ABILITIES])) if optional[ABILITIES] else None,
+        tiles=keyed(_concat(optional[TILES])) if optional[TILES] else None)
 
 
 def _with_lineups(players: pd.DataFrame) -> pd.DataFrame:

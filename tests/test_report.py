@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from reports import cards
+from reports import cards, components
 from reports.build import ReportOutputError, build_report
 from reports.loader import RunDirError, load_runs
 from strategies.base import Strategy
@@ -103,6 +103,25 @@ def test_the_cards_section_shows_the_recorded_activations(report):
     html = (report / "index.html").read_text(encoding="utf-8")
     assert "not recorded in this run" not in html
     assert (report / "figures" / "card-abilities.png").is_file()
+
+
+def test_the_components_section_compares_the_players_who_took_each_tile(report, run_dir,
+                                                                       tmp_path):
+    html = (report / "index.html").read_text(encoding="utf-8")
+    kinds = ["palace", "governor", "emperor", "starting"]
+    assert [f"{kind}-tile-takers" for kind in kinds] == [
+        slug for slug in figure_slugs(html) if slug.endswith("-tile-takers")]
+    takers = pd.read_csv(report / "tables" / "tile-takers.csv")
+    assert sorted(set(takers["kind"])) == sorted(kinds)
+    assert (takers["players_who_took_it"] > 0).all()
+    tiles = pd.read_parquet(run_dir / "tiles.parquet")
+    starting = takers[takers["kind"] == "starting"]
+    assert set(starting["tile"]) == set(tiles.loc[tiles["kind"] == "starting", "tile"])
+    older = tmp_path / "older"  # a run made before tiles.parquet existed
+    shutil.copytree(run_dir, older)
+    (older / "tiles.parquet").unlink()
+    slugs = [block.slug for block in components.section(load_runs([older])).figures]
+    assert "start-tiles" in slugs and not [s for s in slugs if s.endswith("-tile-takers")]
 
 
 def test_a_tiny_run_says_too_few_games_instead_of_plotting(tiny_run, tmp_path):
