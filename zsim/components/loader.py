@@ -190,15 +190,18 @@ def _read_yaml(path: Path) -> tuple[_Source | None, list[str]]:
     if not path.is_file():
         return None, [f"{name}: file is missing from {path.parent}"]
     text = path.read_text(encoding="utf-8")
-    try:
-        root = yaml.compose(text, Loader=_LOADER)
-        data = yaml.load(text, Loader=_LOADER)
+    loader = _LOADER(text)
+    try:  # one parse: the node tree gives the lines, and the data is built from it
+        root = loader.get_single_node()
+        data = None if root is None else loader.construct_document(root)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         at = f"line {mark.line + 1}: " if mark else ""
         return None, [f"{name}: {at}YAML syntax error: {exc.problem or exc.context}"]
     except yaml.YAMLError as exc:
         return None, [f"{name}: YAML syntax error: {exc}"]
+    finally:
+        loader.dispose()
     if not isinstance(data, dict):
         found = "an empty file" if data is None else f"a {type(data).__name__}"
         return None, [f"{name}: expected a mapping of keys at the top level, found {found}"]
