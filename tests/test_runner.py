@@ -191,6 +191,17 @@ def test_the_tiles_a_game_records_are_the_tiles_that_left_the_board(box, lineup)
         assert got["starting"] == sum(not name.startswith("lisi") for name in lineup)
 
 
+def test_chunks_cover_the_games_once_and_the_last_ones_are_smaller():
+    for games, size in [(2000, 50), (2001, 50), (24, 5), (7, 50), (1, 1)]:
+        bounds = batch.chunk_bounds(games, size)
+        assert [index for index, _, _ in bounds] == list(range(len(bounds)))
+        assert [game for _, start, stop in bounds for game in range(start, stop)] == list(
+            range(games))
+        assert all(0 < stop - start <= size for _, start, stop in bounds)
+    sizes = [stop - start for _, start, stop in batch.chunk_bounds(2000, 50)]
+    assert sizes[:38] == [50] * 38 and max(sizes[38:]) == 12
+
+
 def test_vp_categories_sum_to_the_total(small_run):
     players = pd.read_parquet(small_run / "players.parquet")
     assert (players[list(CATEGORIES)].sum(axis=1) == players["vp_total"]).all()
@@ -344,7 +355,7 @@ def test_an_interrupted_run_resumes_without_redoing_or_losing_games(small_run, t
     (out / "chunks" / "chunk-000001.bin").unlink()  # a chunk lost mid-write
     stop_at.clear()
     resume_run(out)
-    assert played == [0, 1, 2, 1, 3, 4]
+    assert played == [0, 1, 2, 1, *range(3, len(batch.chunk_bounds(24, 5)))]
     assert_same_tables(small_run, out)
     run = json.loads((out / "run.json").read_text())
     assert [s["status"] for s in run["sessions"]] == ["interrupted", "complete"]

@@ -118,9 +118,13 @@ def resume_run(out: Path, *, jobs: int | None = None, backend: str | None = None
 
 
 def chunk_bounds(games: int, size: int) -> list[tuple[int, int, int]]:
-    """(index, first game, end) of every chunk of a run."""
-    return [(i, start, min(start + size, games))
-            for i, start in enumerate(range(0, games, size))]
+    """(index, first game, end) of every chunk of a run: ``size`` games each, except the last
+    two chunks' worth, which are cut in quarters. Workers then run out of work at nearly the
+    same time, instead of one idling while another plays a last full chunk."""
+    tail = max(0, games - 2 * size) // size * size
+    starts = [*range(0, tail, size), *range(tail, games, max(1, size // 4))]
+    return [(i, start, end) for i, (start, end) in enumerate(zip(starts, [*starts[1:], games],
+                                                                 strict=True))]
 
 
 def _execute(out: Path, manifest: dict[str, Any], experiment: Experiment, context: RunContext,
