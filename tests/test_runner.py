@@ -420,6 +420,16 @@ def test_bench_prints_its_table():
         assert text in result.output
 
 
+def test_bench_measures_a_chosen_lineup_and_refuses_unknown_bots():
+    result = CliRunner().invoke(main, ["bench", "--games", "3", "--jobs", "1", "-s", "greedy",
+                                       "-s", "random", "--players", "2"])
+    assert result.exit_code == 0, result.output
+    assert "chosen" in result.output and "2 players from greedy, random" in result.output
+    assert "4 random" not in result.output
+    bad = CliRunner().invoke(main, ["bench", "--games", "3", "-s", "no_such_bot"])
+    assert bad.exit_code == 2 and "no_such_bot" in bad.output
+
+
 def test_run_solo_marks_lisi_and_takes_variant_files(tmp_path):
     out = tmp_path / "solo"
     variant = tmp_path / "v.yaml"

@@ -26,7 +26,7 @@ from typing import Any
 import click
 from joblib.externals.loky import get_reusable_executor
 
-from strategies.registry import resolve
+from strategies.registry import UnknownStrategy, resolve
 from zsim.components import load_box
 from zsim.game import play_game
 from zsim.runner import DEFAULT_EXPERIMENT, Experiment, load_experiment
@@ -67,14 +67,29 @@ class Row:
               help="Games per chunk in the runner measurements.")
 @click.option("--repeat", type=click.IntRange(min=1), default=1, show_default=True,
               help="Times each measurement, keeping the fastest (for a busy machine).")
-def command(games: int, jobs: int, chunk_size: int, repeat: int) -> None:
+@click.option("--strategy", "-s", "strategies", multiple=True, metavar="SPEC",
+              help="Measure this lineup instead (repeatable; seats rotate), e.g. "
+                   "-s greedy -s builder -s governor -s alchemist.")
+@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True,
+              help="Players per game of the --strategy lineup.")
+def command(games: int, jobs: int, chunk_size: int, repeat: int, strategies: tuple[str, ...],
+            players: int) -> None:
     """Measure games/s, decisions/s, runner overhead, parallel efficiency and peak RSS
-    for 4 random players and for the default experiment's lineup."""
-    default = load_experiment(DEFAULT_EXPERIMENT)
-    lineups = {
-        "4 random": Experiment(games=games, players=[4], strategies=["random"], seed=1),
-        "default": default,
-    }
+    for 4 random players and for the default experiment's lineup, or for the lineup given
+    with --strategy."""
+    if strategies:
+        for spec in strategies:
+            try:
+                resolve(spec)
+            except UnknownStrategy as error:
+                raise click.BadParameter(str(error), param_hint="--strategy") from None
+        lineups = {"chosen": Experiment(games=games, players=[players],
+                                        strategies=list(strategies), seed=1)}
+    else:
+        lineups = {
+            "4 random": Experiment(games=games, players=[4], strategies=["random"], seed=1),
+            "default": load_experiment(DEFAULT_EXPERIMENT),
+        }
     rows = []
     for label, base in lineups.items():
         experiment = base.with_overrides(games=games, chunk_size=chunk_size, jobs=1,
@@ -86,6 +101,8 @@ def command(games: int, jobs: int, chunk_size: int, repeat: int) -> None:
             parallel = _fastest(repeat, _runner, label, experiment.with_overrides(jobs=jobs), jobs)
             rows.append(Row(parallel, versus=single, jobs=jobs))
     click.echo(_table(rows))
+    if strategies:
+        click.echo(f"chosen: {players} players from {', '.join(strategies)}, seats rotated.")
 
 
 def _fastest(repeat: int, measure: Callable[..., Timing], *args: Any) -> Timing:
