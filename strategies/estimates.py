@@ -471,9 +471,7 @@ class Estimator:
         if self._spots is not None:
             return self._spots
         p, board, seat, f = self.p, self.board, self.seat, self.f
-        usable = self.memo.get("usable")
-        if usable is None:
-            usable = self.memo["usable"] = self.view.usable_mausoleum_slots
+        usable = self.view.usable_mausoleum_slots
         values = f.slot_values
         worth, dist, mine = [], [], []
         spot_dist = self._spot_dist
@@ -700,10 +698,7 @@ class Estimator:
 
     def wall_rate(self, key: str) -> float:
         """VP our Walls (built, or in reach) gain when what tile ``key`` counts grows by one."""
-        walls = self._walls
-        if walls is None:
-            walls = self.walls()
-        return walls[0].get(key, 0.0)
+        return (self._walls or self.walls())[0].get(key, 0.0)
 
     def wall_phi(self, reach: int) -> float:
         """Potential of the Walls we could still build with Workers in ``reach`` regions."""
