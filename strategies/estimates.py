@@ -65,9 +65,24 @@ WEIGHTS: dict[str, str] = {
 class Weights:
     """Float attributes, one per ``WEIGHTS`` key, plus ``patience`` (the per-action discount of
     goals still some actions away) and ``resources`` (derived: Officials and Workers serve
-    Palaces, Governors and Walls alike)."""
+    Palaces, Governors and Walls alike). The attributes are declared so that the compiled build
+    can store them as plain doubles (a test holds them equal to ``WEIGHTS``)."""
 
-    __slots__ = ("key", "patience", "resources", *WEIGHTS)
+    key: tuple[float, ...]
+    patience: float
+    resources: float
+    vp: float
+    palaces: float
+    majority: float
+    governor_bonus: float
+    walls: float
+    elixir: float
+    mausoleum: float
+    soldiers: float
+    rewards: float
+    turn_order: float
+    abilities: float
+    unrest: float
 
     def __init__(self, values: dict[str, float]) -> None:
         for key in ("patience", *WEIGHTS):
@@ -92,7 +107,7 @@ class Facts:
     master_space: int
     slot_values: tuple[int, ...]
     lines: tuple[tuple[int, ...], ...]  # spot indices of each row and column of the grid
-    lines_of: tuple[tuple[tuple[int, int], ...], ...]  # per spot: the other two of each line
+    lines_of: tuple[tuple[tuple[int, ...], ...], ...]  # per spot: the other two of each line
 
 
 _FACTS: dict[int, tuple[Tables, Facts]] = {}
@@ -312,12 +327,14 @@ class Estimator:
 
     def activations(self, trigger: int) -> float:
         """Expected future activations of a tableau card with this trigger."""
-        if self._activations is None:
-            p = self.p
-            base = ACTIVATIONS_PER_ROUND * self.frac * self.rules.rounds
-            dead = {PALACE: not p.palaces, GOVERNOR: not p.governors, WALL: not p.walls}
-            self._activations = [0.0 if dead.get(a) else base for a in range(6)]
-        return self._activations[trigger]
+        return (self._activations or self._activations_table())[trigger]
+
+    def _activations_table(self) -> list[float]:
+        p = self.p
+        base = ACTIVATIONS_PER_ROUND * self.frac * self.rules.rounds
+        dead = {PALACE: not p.palaces, GOVERNOR: not p.governors, WALL: not p.walls}
+        table = self._activations = [0.0 if dead.get(a) else base for a in range(6)]
+        return table
 
     def palace_dist(self, r: int, architect: bool | None = None, general: bool | None = None,
                     here: int | None = None, elsewhere: int | None = None) -> int:
@@ -1077,10 +1094,6 @@ class Estimator:
         acts = self._activations or self._activations_table()
         return self.w.abilities * acts[self.f.card_trigger[card]] * self.st.card[card][slot]
 
-    def _activations_table(self) -> list[float]:
-        self.activations(0)
-        return self._activations
-
     def composition(self, r: int, card_type: int) -> float:
         """What one more card of ``card_type`` in region ``r`` adds to tiles that count cards."""
         p = self.p
@@ -1233,8 +1246,8 @@ class Estimator:
         if kind == "install_governor_free":
             if not p.governors:
                 return 0.0
-            regions = REGIONS if e.regions == "any" else [REGION_INDEX[r] for r in e.regions]
-            return max(self.governor_value(r, free=True) for r in regions)
+            where = REGIONS if e.regions == "any" else tuple(REGION_INDEX[r] for r in e.regions)
+            return max(self.governor_value(r, free=True) for r in where)
         if kind == "build_palace_free":
             if not p.palaces:
                 return 0.0
@@ -1250,8 +1263,8 @@ class Estimator:
 
     def recruit_value(self, e: Any, here: int) -> float:
         supply = self.p.official_supply
-        types = range(3) if e.official == "any" else (OFFICIAL_KEYS.index(e.official),)
-        types = [t for t in types if supply[t]]
+        kinds = range(3) if e.official == "any" else (OFFICIAL_KEYS.index(e.official),)
+        types = [t for t in kinds if supply[t]]
         if not types:
             return 0.0
         n = min(e.count, sum(supply[t] for t in types))
