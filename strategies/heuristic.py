@@ -19,27 +19,21 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from strategies.base import Strategy
-from strategies.estimates import (
-    ELIXIR,
-    GOVERNOR,
-    HIRE,
-    PALACE,
-    RECRUIT,
-    WEIGHTS,
-    Estimator,
-    Weights,
-    statics,
-)
+from strategies.estimates import ELIXIR, GOVERNOR, HIRE, PALACE, RECRUIT, WEIGHTS
+from strategies.model import ESTIMATES
 from zsim.decisions import Decision
 from zsim.rules.tables import ACTION_INDEX, LOWER_ACTIONS
 from zsim.state import NO_ONE
 from zsim.view import PlayerView
+
+if TYPE_CHECKING:
+    from strategies.estimates import Estimator
 
 KEEP = 0.3  # share of a card's best tuck value lost by spending it at Court instead
 MOVE = 0.8  # what moving one Official after a Court action is typically worth, early on
@@ -155,7 +149,18 @@ class HeuristicStrategy(Strategy):
 
     def __init__(self, **params: float) -> None:
         self.params = check_params(params, f"strategy {self.name!r}")
-        self.weights = Weights(self.params)
+        self.weights = ESTIMATES.Weights(self.params)  # the estimator's own class, compiled or not
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the weights, which are rebuilt from the parameters on arrival (a
+        compiled ``Weights`` cannot be pickled, and the worker may run the other build)."""
+        state = self.__dict__.copy()
+        del state["weights"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.weights = ESTIMATES.Weights(self.params)
 
     def choose(self, view: PlayerView, decision: Decision) -> Any:
         """Decide, sharing one estimator across the decisions of one turn.
@@ -184,8 +189,8 @@ class HeuristicStrategy(Strategy):
         if est is None:
             st = view.memo.get(STATICS)
             if st is None:
-                st = view.memo[STATICS] = statics(view.tables, self.weights)
-            est = view.memo[CURRENT] = Estimator(view, self.weights, st)
+                st = view.memo[STATICS] = ESTIMATES.statics(view.tables, self.weights)
+            est = view.memo[CURRENT] = ESTIMATES.Estimator(view, self.weights, st)
         return est
 
     @staticmethod

@@ -19,6 +19,7 @@ from click.testing import CliRunner
 import zsim.runner.batch as batch
 from strategies import registry
 from strategies.base import Strategy
+from strategies.model import BUILD
 from zsim.cli import main
 from zsim.decisions import Decision
 from zsim.game import Game
@@ -418,6 +419,7 @@ def test_bench_prints_its_table():
     assert result.exit_code == 0, result.output
     for text in ("4 random", "default", "engine, 1 core", "runner, 1 job", "decisions/s"):
         assert text in result.output
+    assert f"heuristic bots' estimates: {BUILD}." in result.output
 
 
 def test_bench_measures_a_chosen_lineup_and_refuses_unknown_bots():

@@ -3,16 +3,19 @@ the heuristic's agreement with the rules it mirrors, and a small strength test."
 
 from __future__ import annotations
 
+import hashlib
 import pickle
+import sys
 import textwrap
+import types
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
+from strategies import estimates, heuristic, model
 from strategies.base import Strategy
-from strategies.estimates import Estimator, statics
 from strategies.heuristic import HeuristicStrategy
 from strategies.registry import (
     BOTS_DIR,
@@ -250,7 +253,8 @@ class Auditor(HeuristicStrategy):
 
     def choose(self, view: PlayerView, decision: Decision) -> Any:
         game = view._game  # the test may look behind the view; bots may not
-        est = Estimator(view, self.weights, statics(view.tables, self.weights))
+        est = model.ESTIMATES.Estimator(view, self.weights,
+                                        model.ESTIMATES.statics(view.tables, self.weights))
         tiles = view.tables.box.wall_tiles
         for section in view.walls:
             tile = tiles[section.wall_tile]
@@ -272,6 +276,57 @@ def test_fast_rule_copies_match_the_rules(box: Box) -> None:
     play_game(box, [Auditor(**resolve("builder").params), resolve("random"),
                     Auditor(**resolve("greedy").params)], seed=4)
     assert Auditor.checks > 100
+
+
+# --- the compiled build of the estimates -----------------------------------------------------
+
+
+def test_weights_declare_every_weight() -> None:
+    declared = set(estimates.Weights.__annotations__)
+    assert declared == {*estimates.WEIGHTS, "patience", "resources", "key"}
+
+
+def _mixed_games(box: Box) -> list[tuple[Any, ...]]:
+    lineups = (["greedy", "builder"], ["governor", "alchemist", "courtier"],
+               ["mausoleum", "greedy", "builder", "governor"])
+    results = []
+    for seed, names in enumerate(lineups * 2):
+        result = play_game(box, [resolve(name) for name in names], seed=seed)
+        results.append((result.scores, result.decisions))
+    return results
+
+
+def test_the_compiled_estimates_play_the_same_games_as_the_source(
+        box: Box, monkeypatch: pytest.MonkeyPatch) -> None:
+    if model.ESTIMATES is estimates:
+        pytest.skip(f"the bots run the source here: {model.BUILD}")
+    compiled = _mixed_games(box)
+    monkeypatch.setattr(heuristic, "ESTIMATES", estimates)
+    assert _mixed_games(box) == compiled
+
+
+@pytest.mark.parametrize(("digest", "env", "chosen", "why"), [
+    ("match", None, "native", "compiled"),
+    ("old", None, "source", "older than strategies/estimates.py"),
+    (None, None, "source", "not compiled"),
+    ("match", "1", "source", "ZSIM_PURE_PYTHON"),
+])
+def test_the_compiled_copy_is_used_only_while_it_matches_the_source(
+        monkeypatch: pytest.MonkeyPatch, digest: str | None, env: str | None, chosen: str,
+        why: str) -> None:
+    native = types.ModuleType(model.NATIVE)
+    if digest is not None:
+        source = Path(estimates.__file__).read_bytes()
+        native.SOURCE_DIGEST = (  # type: ignore[attr-defined]
+            hashlib.sha256(source).hexdigest() if digest == "match" else "0" * 64)
+    monkeypatch.setitem(sys.modules, model.NATIVE, native if digest is not None else None)
+    if env is None:
+        monkeypatch.delenv("ZSIM_PURE_PYTHON", raising=False)
+    else:
+        monkeypatch.setenv("ZSIM_PURE_PYTHON", env)
+    module, build = model._choose()
+    assert module is (native if chosen == "native" else estimates)
+    assert why in build
 
 
 # --- the command line and the human seat ----------------------------------------------------

@@ -26,6 +26,7 @@ from typing import Any
 import click
 from joblib.externals.loky import get_reusable_executor
 
+from strategies.model import BUILD
 from strategies.registry import UnknownStrategy, resolve
 from zsim.components import load_box
 from zsim.game import play_game
@@ -101,6 +102,7 @@ def command(games: int, jobs: int, chunk_size: int, repeat: int, strategies: tup
             parallel = _fastest(repeat, _runner, label, experiment.with_overrides(jobs=jobs), jobs)
             rows.append(Row(parallel, versus=single, jobs=jobs))
     click.echo(_table(rows))
+    click.echo(f"heuristic bots' estimates: {BUILD}.")
     if strategies:
         click.echo(f"chosen: {players} players from {', '.join(strategies)}, seats rotated.")
 
