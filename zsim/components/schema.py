@@ -29,7 +29,7 @@ Here = Literal["here"]
 class Frozen(BaseModel):
     """Base for every component model: immutable, unknown keys are errors."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Assumable(Frozen):
