@@ -27,7 +27,8 @@ def _choose() -> tuple[ModuleType, str]:
     try:
         native = importlib.import_module(NATIVE)
     except ImportError:
-        return estimates, "pure Python (not compiled: no C compiler at install time)"
+        return estimates, ("pure Python (no compiled copy: the install had no C compiler, or"
+                           " the estimates did not type-check)")
     digest = hashlib.sha256(Path(estimates.__file__).read_bytes()).hexdigest()
     if getattr(native, "SOURCE_DIGEST", None) != digest:
         return estimates, ("pure Python (the compiled copy is older than strategies/estimates.py:"

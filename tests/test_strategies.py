@@ -308,7 +308,7 @@ def test_the_compiled_estimates_play_the_same_games_as_the_source(
 @pytest.mark.parametrize(("digest", "env", "chosen", "why"), [
     ("match", None, "native", "compiled"),
     ("old", None, "source", "older than strategies/estimates.py"),
-    (None, None, "source", "not compiled"),
+    (None, None, "source", "no compiled copy"),
     ("match", "1", "source", "ZSIM_PURE_PYTHON"),
 ])
 def test_the_compiled_copy_is_used_only_while_it_matches_the_source(
