@@ -106,12 +106,21 @@ def _number(value: float) -> str:
 
 
 def table_html(table: Table) -> str:
+    """The table as HTML: numbers right-aligned (the page's default), text columns left-aligned
+    by a rule scoped to this table's id."""
     frame = table.data
     formatters = {c: _formatter(f) for c, f in table.formats.items() if c in frame.columns}
     floats = {c: _number for c in frame.columns
               if c not in formatters and pd.api.types.is_float_dtype(frame[c])}
-    return frame.to_html(index=False, classes="data", border=0, na_rep="–",
+    anchor = f"table-{table.slug}"
+    html = frame.to_html(index=False, classes="data", border=0, na_rep="–", table_id=anchor,
                          formatters={**floats, **formatters})
+    text = [i for i, column in enumerate(frame.columns, start=1)
+            if not pd.api.types.is_numeric_dtype(frame[column])]
+    if not text:
+        return html
+    cells = ", ".join(f"#{anchor} td:nth-child({i}), #{anchor} th:nth-child({i})" for i in text)
+    return f"<style>{cells} {{ text-align: left; }}</style>\n{html}"
 
 
 def _block(block: Block, images: dict[str, bytes]) -> dict:

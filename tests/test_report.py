@@ -14,7 +14,9 @@ from click.testing import CliRunner
 
 from reports import cards, components
 from reports.build import ReportOutputError, build_report
+from reports.html import table_html
 from reports.loader import RunDirError, load_runs
+from reports.model import Table
 from strategies.base import Strategy
 from zsim.cli import main
 from zsim.decisions import Decision
@@ -122,6 +124,17 @@ def test_the_components_section_compares_the_players_who_took_each_tile(report, 
     (older / "tiles.parquet").unlink()
     slugs = [block.slug for block in components.section(load_runs([older])).figures]
     assert "start-tiles" in slugs and not [s for s in slugs if s.endswith("-tile-takers")]
+
+
+def test_text_columns_are_left_aligned_and_numbers_right_aligned() -> None:
+    frame = pd.DataFrame({"strategy": ["greedy", "random"], "games": [10, 12],
+                          "tile": ["wall_a", "wall_b"], "win rate": [0.5, 0.25]})
+    html = table_html(Table("by-bot", "By bot", frame))
+    rule = re.search(r"<style>(.*?) \{ text-align: left; \}</style>", html)
+    assert rule is not None and 'id="table-by-bot"' in html
+    assert set(re.findall(r"nth-child\((\d)\)", rule.group(1))) == {"1", "3"}
+    numbers_only = table_html(Table("plain", "Plain", frame[["games", "win rate"]]))
+    assert "<style>" not in numbers_only
 
 
 def test_a_tiny_run_says_too_few_games_instead_of_plotting(tiny_run, tmp_path):
