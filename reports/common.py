@@ -35,6 +35,7 @@ STYLE = {
     "svg.hashsalt": "zsim",  # stable SVG ids, so rebuilt reports diff cleanly
 }
 WIDTH = 9.0  # inches: fits a laptop screen at the page's width
+LEGEND_COLUMNS = 7  # legend entries per row across a figure of WIDTH
 
 
 def new_figure(rows: int = 1, cols: int = 1, height: float = 3.6,
@@ -135,7 +136,11 @@ def forest_height(rows: int) -> float:
 def bars_with_intervals(ax: Axes, table: pd.DataFrame, groups: Sequence, series: Sequence,
                         value: str, low: str, high: str, *, labels: dict | None = None) -> None:
     """Grouped bars: one group per ``groups`` value (index level 0), one bar per ``series``
-    value (index level 1, named in a legend), with error bars from the interval columns."""
+    value (index level 1), with error bars from the interval columns.
+
+    The series are named in one legend per figure, above the axes: a legend inside each of
+    several narrow axes ran across its neighbours once there were more than four series.
+    """
     width = 0.8 / max(len(series), 1)
     x = np.arange(len(groups))
     for i, name in enumerate(series):
@@ -145,9 +150,11 @@ def bars_with_intervals(ax: Axes, table: pd.DataFrame, groups: Sequence, series:
         ax.bar(x + (i - (len(series) - 1) / 2) * width, v, width, yerr=err, capsize=2,
                label=(labels or {}).get(name, str(name)), color=f"C{i}", ecolor="0.3")
     ax.set_xticks(x, [str(g) for g in groups])
-    # Headroom above the tallest bar, so the legend row never hides a bar.
-    ax.set_ylim(0, ax.get_ylim()[1] * 1.2)
-    ax.legend(loc="upper left", ncol=len(series), fontsize=8, frameon=False)
+    figure = ax.get_figure()
+    if figure is not None and not figure.legends:
+        handles, names = ax.get_legend_handles_labels()
+        figure.legend(handles, names, loc="outside upper center", fontsize=8, frameon=False,
+                      ncol=min(len(series), LEGEND_COLUMNS))
 
 
 def rate_bars(ax: Axes, table: pd.DataFrame, fair: float | None = None) -> None:
