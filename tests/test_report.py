@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from click.testing import CliRunner
 
 from reports import cards, components
 from reports.build import ReportOutputError, build_report
+from reports.common import bars_with_intervals, new_figure
 from reports.html import table_html
 from reports.loader import RunDirError, load_runs
 from reports.model import Table
@@ -135,6 +137,20 @@ def test_text_columns_are_left_aligned_and_numbers_right_aligned() -> None:
     assert set(re.findall(r"nth-child\((\d)\)", rule.group(1))) == {"1", "3"}
     numbers_only = table_html(Table("plain", "Plain", frame[["games", "win rate"]]))
     assert "<style>" not in numbers_only
+
+
+def test_seven_series_on_three_axes_share_one_legend_and_lay_out() -> None:
+    bots = [f"bot{i}" for i in range(7)]
+    index = pd.MultiIndex.from_product([["all"], bots])
+    means = pd.DataFrame({"mean": range(7), "low": range(7), "high": range(1, 8)}, index=index)
+    fig, axes = new_figure(1, 3)
+    for ax in axes[0]:
+        bars_with_intervals(ax, means, ["all"], bots, "mean", "low", "high")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a collapsed constrained layout only warns
+        fig.get_layout_engine().execute(fig)
+    assert len(fig.legends) == 1 and all(ax.get_legend() is None for ax in axes[0])
+    assert [text.get_text() for text in fig.legends[0].get_texts()] == bots
 
 
 def test_a_tiny_run_says_too_few_games_instead_of_plotting(tiny_run, tmp_path):
