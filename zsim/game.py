@@ -61,7 +61,7 @@ class GameResult:
                 "winner": seat in self.winners,
                 "win_share": 1.0 / len(self.winners) if seat in self.winners else 0.0,
             }
-            row.update({f"n_{k}": v for k, v in sorted(self.stats[seat].items())})
+            row.update(self.stats[seat])
             rows.append(row)
         return rows
 
@@ -226,8 +226,8 @@ class Game:
 
     def final_stats(self, p: PlayerState) -> dict[str, int]:
         stats = dict(p.stats)
-        stats["ship"] = p.ship
-        stats["soldiers_left"] = p.entrance
+        stats["n_ship"] = p.ship
+        stats["n_soldiers_left"] = p.entrance
         return stats
 
     def setup_features(self) -> dict[str, Any]:

@@ -59,7 +59,7 @@ class PlayerState:
         self.tokens = [0, 0, 0]  # small tokens by suit
         self.large = [0, 0, 0]  # large tokens by suit
         self.vp: dict[str, int] = {}  # in-game VP by category
-        self.stats: dict[str, int] = {}  # activity counters for result tables
+        self.stats: dict[str, int] = {}  # activity counters, by players-table column (n_*)
 
     def copy(self) -> PlayerState:
         other = PlayerState.__new__(PlayerState)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from zsim.components.schema import COURT_ACTIONS
 from zsim.state import PlayerState
 
 if TYPE_CHECKING:
@@ -22,8 +23,15 @@ def add_vp(g: Game, p: PlayerState, category: str, amount: int) -> None:
         p.vp[category] = p.vp.get(category, 0) + amount
 
 
-def count(p: PlayerState, stat: str, amount: int = 1) -> None:
-    p.stats[stat] = p.stats.get(stat, 0) + amount
+# The activity counters of a tucked card, by suit, and of a Court action, by action.
+CARD_COUNTERS = tuple(f"n_cards_{name.lower()}" for name in SUIT_NAMES)
+COURT_COUNTERS = tuple(f"n_court_{action}" for action in COURT_ACTIONS)
+
+
+def count(p: PlayerState, column: str, amount: int = 1) -> None:
+    """Add to one of the player's activity counters. Each is named by its column in the
+    players table (``n_*``), so that a game's counters become its rows without renaming."""
+    p.stats[column] = p.stats.get(column, 0) + amount
 
 
 def gain_small_tokens(g: Game, p: PlayerState, suit: int, amount: int) -> int:

@@ -13,7 +13,14 @@ from typing import TYPE_CHECKING, Any
 from strategies.base import Strategy
 from zsim.components.schema import LiSiAction, LiSiCard, ScoringCard
 from zsim.rules import effects, mausoleum, pieces
-from zsim.rules.common import REGION_NAMES, SUIT_NAMES, add_vp, count, gain_small_tokens
+from zsim.rules.common import (
+    CARD_COUNTERS,
+    REGION_NAMES,
+    SUIT_NAMES,
+    add_vp,
+    count,
+    gain_small_tokens,
+)
 from zsim.rules.tables import REGION_INDEX, SUIT_INDEX
 from zsim.state import NO_ONE, PlayerState
 
@@ -110,7 +117,7 @@ def take_turn(g: Game) -> None:
         g.say(f"{g.name(p)} reveals action card {number} ({card.kind}, {card.use})")
     ACTIONS[card.kind](g, p, card)
     (lisi.removed if card.use == "one_time" else lisi.discard).append(number)
-    count(p, f"lisi_{card.kind}")
+    count(p, f"n_lisi_{card.kind}")
     validate(g, p)
 
 
@@ -134,7 +141,7 @@ def unification(g: Game, p: PlayerState, card: LiSiAction) -> None:
             p.tableau[region].append(number)
             suit = g.t.card_type[number]
             got = gain_small_tokens(g, p, suit, rules.tokens_per_slot[slot])
-            count(p, f"cards_{SUIT_NAMES[suit].lower()}")
+            count(p, CARD_COUNTERS[suit])
             if g.log is not None:
                 g.say(f"  tucks {g.t.card_name[number]} in {REGION_NAMES[region]}: "
                       f"+{got} {SUIT_NAMES[suit]} token(s)")
@@ -173,7 +180,7 @@ def elixir(g: Game, p: PlayerState, card: LiSiAction) -> None:
             alchemist = g.rng.choice(p.alchemist_supply)
             p.alchemist_supply.remove(alchemist)
             p.tableau[region].append(alchemist)
-            count(p, "alchemist_cards_placed")
+            count(p, "n_alchemist_cards_placed")
             if g.log is not None:
                 g.say(f"  places {g.t.card_name[alchemist]} in {REGION_NAMES[region]}")
 
@@ -203,7 +210,7 @@ def governor(g: Game, p: PlayerState, card: LiSiAction) -> None:
             g.record_tile(p.seat, "governor", slots[chosen[k]][0], region=target)
         p.governors -= 1
         state.governor_count[target][p.seat] += 1
-        count(p, "governors")
+        count(p, "n_governors")
     if g.log is not None:
         g.say(f"  installs {placed} Governor(s) in {REGION_NAMES[target]}")
 
@@ -222,7 +229,7 @@ def palace(g: Game, p: PlayerState, card: LiSiAction) -> None:
     state = g.state
     p.palaces -= 1
     state.palace_count[target][p.seat] += 1
-    count(p, "palaces")
+    count(p, "n_palaces")
     add_vp(g, p, "vp_palaces", g.rules.palace_vp)
     for suit in (SUIT_INDEX[s] for s in card.tokens):
         if state.large_on_board[suit]:
@@ -259,11 +266,11 @@ def wall(g: Game, p: PlayerState, card: LiSiAction) -> None:
             section.first_builder = p.seat
         section.slots[slot] = p.seat
         p.walls -= 1
-        count(p, "walls")
+        count(p, "n_walls")
         if card.pattern != "left" and section.emperor_tile != NO_ONE:
             g.record_tile(p.seat, "emperor", section.emperor_tile, section=s)
             section.emperor_tile = NO_ONE  # taken out of play
-            count(p, "emperor_tiles")
+            count(p, "n_emperor_tiles")
         if g.log is not None:
             g.say(f"  builds a Wall in section {s + 1}, slot {slot + 1}")
         return
@@ -338,7 +345,7 @@ def spend_leftover_tokens(g: Game, p: PlayerState) -> None:
                 state.supply[suit] += 1
                 due -= 1
         pieces.unlock_soldiers(g, p, 1)
-        count(p, "soldiers_bought")
+        count(p, "n_soldiers_bought")
     validate(g, p)
 
 

@@ -103,7 +103,7 @@ def place_soldier(g: Game, p: PlayerState, spot_index: int) -> None:
     p.entrance -= 1
     value = g.t.box.board.mausoleum.slot_values[slot]
     add_vp(g, p, "vp_mausoleum", value)
-    count(p, "soldiers_placed")
+    count(p, "n_soldiers_placed")
     if g.log is not None:
         tile = g.t.box.mausoleum_tiles[spot.tile]
         g.say(f"  places a soldier on the {spot.binding} Mausoleum tile ({tile.condition}), "

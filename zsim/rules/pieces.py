@@ -67,7 +67,7 @@ def place_alchemist_card(g: Game, p: PlayerState, card: int, region: int) -> Non
     """An Alchemist card goes into the tableau with no tokens and no Unrest."""
     p.alchemist_supply.remove(card)
     p.tableau[region].append(card)
-    count(p, "alchemist_cards_placed")
+    count(p, "n_alchemist_cards_placed")
     if g.log is not None:
         g.say(f"  places {g.t.card_name[card]} in {REGION_NAMES[region]}")
 
@@ -113,7 +113,7 @@ def build_palace(g: Game, p: PlayerState, region: int, large_token: bool) -> Non
     state = g.state
     p.palaces -= 1
     state.palace_count[region][p.seat] += 1
-    count(p, "palaces")
+    count(p, "n_palaces")
     add_vp(g, p, "vp_palaces", g.rules.palace_vp)
     if g.log is not None:
         g.say(f"  builds a Palace in {REGION_NAMES[region]} (+{g.rules.palace_vp} VP)")
@@ -145,7 +145,7 @@ def install_governor(g: Game, p: PlayerState, region: int) -> None:
     state = g.state
     p.governors -= 1
     state.governor_count[region][p.seat] += 1
-    count(p, "governors")
+    count(p, "n_governors")
     slots = state.governor_slots[region]
     options: list = [i for i, (_, holder) in enumerate(slots) if holder == NO_ONE]
     options.append("area")
@@ -203,7 +203,7 @@ def build_wall(g: Game, p: PlayerState, section_index: int, slot: int) -> None:
     first = all(h == NO_ONE for h in section.slots)
     section.slots[slot] = p.seat
     p.walls -= 1
-    count(p, "walls")
+    count(p, "n_walls")
     if g.log is not None:
         g.say(f"  builds a Wall in section {section_index + 1}, slot {slot + 1} "
               f"(tier {section.tiers[slot]})")
@@ -220,7 +220,7 @@ def build_wall(g: Game, p: PlayerState, section_index: int, slot: int) -> None:
     p.emperor[card] = ACTION_INDEX[action]
     g.record_tile(p.seat, "emperor", section.emperor_tile, section=section_index)
     section.emperor_tile = NO_ONE
-    count(p, "emperor_tiles")
+    count(p, "n_emperor_tiles")
     if g.log is not None:
         g.say(f"  puts the Emperor tile ({action}) on {g.t.card_name[card]}")
 

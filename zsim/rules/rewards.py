@@ -82,7 +82,7 @@ def take_reward(g: Game, p: PlayerState, suit: int, column: int, reward_id: str)
     p.large[suit] = 0
     state.marker_column[p.seat] = column
     ability = g.t.box.abilities[reward_id]
-    count(p, "rewards")
+    count(p, "n_rewards")
     g.record_reward(p.seat, SUITS[suit], reward_id)
     if g.log is not None:
         g.say(f"{g.name(p)} takes the {SUIT_NAMES[suit]} reward: {ability.text}")
@@ -144,7 +144,7 @@ def unlock_with_tokens(g: Game, p: PlayerState) -> None:
                 p.tokens[code] -= 1
                 g.state.supply[code] += 1
         pieces.unlock_soldiers(g, p, 1)
-        count(p, "soldiers_bought")
+        count(p, "n_soldiers_bought")
         unlocked = True
     if unlocked:
         mausoleum.place_soldiers(g, p)

@@ -7,7 +7,15 @@ from typing import TYPE_CHECKING
 
 from zsim.components.schema import COURT_ACTIONS
 from zsim.rules import effects, mausoleum, pieces
-from zsim.rules.common import OFFICIAL_NAMES, REGION_NAMES, SUIT_NAMES, count, gain_small_tokens
+from zsim.rules.common import (
+    CARD_COUNTERS,
+    COURT_COUNTERS,
+    OFFICIAL_NAMES,
+    REGION_NAMES,
+    SUIT_NAMES,
+    count,
+    gain_small_tokens,
+)
 from zsim.rules.tables import ACTION_INDEX, LOWER_ACTIONS
 from zsim.state import NO_ONE, PlayerState
 
@@ -109,7 +117,7 @@ def unify(g: Game, p: PlayerState, card: int, region: int) -> None:
     p.unrest[region] += rules.unrest_per_slot[slot]
     suit = g.t.card_type[card]
     got = gain_small_tokens(g, p, suit, rules.tokens_per_slot[slot])
-    count(p, f"cards_{SUIT_NAMES[suit].lower()}")
+    count(p, CARD_COUNTERS[suit])
     if g.log is not None:
         g.say(f"{g.name(p)} tucks {g.t.card_name[card]} in {REGION_NAMES[region]} "
               f"(slot {slot + 1}): +{got} {SUIT_NAMES[suit]} token(s), "
@@ -130,7 +138,7 @@ def court_card(g: Game, p: PlayerState, card: int, action: int) -> None:
         return
     if g.log is not None:
         g.say(f"{g.name(p)} plays {g.t.card_name[card]} at Court: {COURT_ACTIONS[action]}")
-    count(p, f"court_{COURT_ACTIONS[action]}")
+    count(p, COURT_COUNTERS[action])
     PERFORM[action](g, p)
     if free:
         in_step = True
@@ -252,7 +260,7 @@ def activate(g: Game, p: PlayerState, card: int) -> None:
     ctx = effects.Context(region, slot, t.card_type[card], "vp_cards")
     options = effects.feasible_options(g, p, ability, ctx, full=False)
     pick = g.ask(p.seat, "ability_option", options, {"card": card})
-    count(p, "abilities_activated")
+    count(p, "n_abilities_activated")
     if g.log is not None:
         g.say(f"  activates {t.card_name[card]}: {ability.text}")
     before = p.vp_in_game
