@@ -7,6 +7,7 @@ import pickle
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from strategies import registry
 from strategies.base import Strategy
 from strategies.model import BUILD
 from zsim.cli import main
+from zsim.cli.bench import Timing, _fastest
 from zsim.decisions import Decision
 from zsim.game import Game
 from zsim.rules.scoring import CATEGORIES
@@ -430,6 +432,22 @@ def test_bench_measures_a_chosen_lineup_and_refuses_unknown_bots():
     assert "4 random" not in result.output
     bad = CliRunner().invoke(main, ["bench", "--games", "3", "-s", "no_such_bot"])
     assert bad.exit_code == 2 and "no_such_bot" in bad.output
+
+
+def test_bench_repeats_take_turns_and_keep_the_fastest_of_each_mode():
+    calls: list[str] = []
+
+    def measure(mode: str, seconds: list[float]) -> Callable[[], Timing]:
+        def timing() -> Timing:
+            calls.append(mode)
+            return Timing("x", mode, 10, seconds.pop(0), 1.0, 0, len(calls))
+        return timing
+
+    engine, runner = _fastest(3, [measure("engine", [3.0, 1.0, 2.0]),
+                                  measure("runner", [1.5, 2.5, 1.2])])
+    assert calls == ["engine", "runner"] * 3
+    assert (engine.mode, engine.seconds, runner.seconds) == ("engine", 1.0, 1.2)
+    assert (engine.peak_rss_bytes, runner.peak_rss_bytes) == (5, 6)  # the largest of each
 
 
 def test_run_solo_marks_lisi_and_takes_variant_files(tmp_path):

@@ -20,8 +20,8 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Any
 
 import click
 from joblib.externals.loky import get_reusable_executor
@@ -67,7 +67,8 @@ class Row:
 @click.option("--chunk-size", type=click.IntRange(min=1), default=50, show_default=True,
               help="Games per chunk in the runner measurements.")
 @click.option("--repeat", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Times each measurement, keeping the fastest (for a busy machine).")
+              help="Times each measurement, in turns, keeping the fastest (for a busy "
+                   "machine).")
 @click.option("--strategy", "-s", "strategies", multiple=True, metavar="SPEC",
               help="Measure this lineup instead (repeatable; seats rotate), e.g. "
                    "-s greedy -s builder -s governor -s alchemist.")
@@ -95,23 +96,29 @@ def command(games: int, jobs: int, chunk_size: int, repeat: int, strategies: tup
     for label, base in lineups.items():
         experiment = base.with_overrides(games=games, chunk_size=chunk_size, jobs=1,
                                          backend="loky", max_failures=games)
-        engine = _fastest(repeat, _engine, label, experiment)
-        single = _fastest(repeat, _runner, label, experiment, 1)
-        rows += [Row(engine), Row(single, versus=engine)]
+        measures = [partial(_engine, label, experiment), partial(_runner, label, experiment, 1)]
         if jobs > 1:
-            parallel = _fastest(repeat, _runner, label, experiment.with_overrides(jobs=jobs), jobs)
-            rows.append(Row(parallel, versus=single, jobs=jobs))
+            measures.append(partial(_runner, label, experiment.with_overrides(jobs=jobs), jobs))
+        engine, single, *parallel = _fastest(repeat, measures)
+        rows += [Row(engine), Row(single, versus=engine)]
+        rows += [Row(timing, versus=single, jobs=jobs) for timing in parallel]
     click.echo(_table(rows))
     click.echo(f"heuristic bots' estimates: {BUILD}.")
     if strategies:
         click.echo(f"chosen: {players} players from {', '.join(strategies)}, seats rotated.")
 
 
-def _fastest(repeat: int, measure: Callable[..., Timing], *args: Any) -> Timing:
-    """The fastest of ``repeat`` measurements: other load on the machine only slows runs down."""
-    timings = [measure(*args) for _ in range(repeat)]
-    best = min(timings, key=lambda t: t.seconds)
-    best.peak_rss_bytes = max(t.peak_rss_bytes for t in timings)
+def _fastest(repeat: int, measures: list[Callable[[], Timing]]) -> list[Timing]:
+    """The fastest of ``repeat`` runs of each measurement: other load on the machine only slows
+    runs down. The measurements take turns, so that the machine getting busier or quieter
+    meanwhile moves all of them alike, not only the ones that happened to run last, which
+    would bias the ratios between them."""
+    rounds = [[measure() for measure in measures] for _ in range(repeat)]
+    best = []
+    for timings in zip(*rounds, strict=True):
+        fastest = min(timings, key=lambda t: t.seconds)
+        fastest.peak_rss_bytes = max(t.peak_rss_bytes for t in timings)
+        best.append(fastest)
     return best
 
 
