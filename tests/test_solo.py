@@ -239,3 +239,21 @@ def test_solo_games_are_deterministic_and_keep_the_invariants(box, level):
 def test_lisi_needs_a_two_seat_game(box):
     with pytest.raises(ValueError, match="2-seat"):
         Game(box, [RandomStrategy(), RandomStrategy(), lisi.LiSiSeat(1)], 0)
+
+
+def test_every_activity_counter_is_named_as_its_players_table_column(box):
+    """Counters are kept under their ``n_*`` column names: a counter named otherwise would be
+    read as a setup column, null rather than 0 in the games that never counted it."""
+    counters: set[str] = set()
+    for seed, seats in enumerate([[RandomStrategy(), lisi.LiSiSeat(2)],
+                                  [RandomStrategy() for _ in range(4)]]):
+        result = play_game(box, seats, seed)
+        counters.update(*result.stats)
+        rows = result.player_rows()
+        assert all(row.items() >= stats.items() for row, stats in zip(rows, result.stats,
+                                                                       strict=True))
+    assert all(name.startswith("n_") for name in counters), sorted(counters)
+    assert {"n_walls", "n_ship", "n_soldiers_left", "n_rewards"} <= counters
+    assert any(name.startswith("n_lisi_") for name in counters)
+    assert any(name.startswith("n_cards_") for name in counters)
+    assert any(name.startswith("n_court_") for name in counters)
