@@ -22,7 +22,7 @@ from strategies import registry
 from strategies.base import Strategy
 from strategies.model import BUILD
 from zsim.cli import main
-from zsim.cli.bench import Timing, _fastest
+from zsim.cli.bench import Timing, _fastest, _measured
 from zsim.decisions import Decision
 from zsim.game import Game
 from zsim.rules.scoring import CATEGORIES
@@ -37,6 +37,7 @@ from zsim.runner import (
 )
 from zsim.runner.batch import RunInterrupted, _context, resume_run, start_run
 from zsim.runner.tables import TABLES, TIMING_COLUMNS
+from zsim.runner.worker import peak_rss_bytes
 from zsim.state import NO_ONE
 from zsim.stats import wilson_interval
 from zsim.view import PlayerView
@@ -448,6 +449,19 @@ def test_bench_repeats_take_turns_and_keep_the_fastest_of_each_mode():
     assert calls == ["engine", "runner"] * 3
     assert (engine.mode, engine.seconds, runner.seconds) == ("engine", 1.0, 1.2)
     assert (engine.peak_rss_bytes, runner.peak_rss_bytes) == (5, 6)  # the largest of each
+
+
+@pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(),
+                    reason="resetting the peak RSS needs Linux")
+def test_each_bench_measurement_reports_its_own_peak_memory():
+    def measure(megabytes: int) -> Callable[[], Timing]:
+        def timing() -> Timing:
+            np.ones(megabytes * 2**20, np.uint8)  # resident until freed on return
+            return Timing("x", "m", 1, 1.0, 1.0, 0, peak_rss_bytes())
+        return timing
+
+    large, small = _measured(measure(256)), _measured(measure(1))
+    assert large.peak_rss_bytes - small.peak_rss_bytes > 200 * 2**20
 
 
 def test_run_solo_marks_lisi_and_takes_variant_files(tmp_path):

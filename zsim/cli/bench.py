@@ -113,13 +113,25 @@ def _fastest(repeat: int, measures: list[Callable[[], Timing]]) -> list[Timing]:
     runs down. The measurements take turns, so that the machine getting busier or quieter
     meanwhile moves all of them alike, not only the ones that happened to run last, which
     would bias the ratios between them."""
-    rounds = [[measure() for measure in measures] for _ in range(repeat)]
+    rounds = [[_measured(measure) for measure in measures] for _ in range(repeat)]
     best = []
     for timings in zip(*rounds, strict=True):
         fastest = min(timings, key=lambda t: t.seconds)
         fastest.peak_rss_bytes = max(t.peak_rss_bytes for t in timings)
         best.append(fastest)
     return best
+
+
+def _measured(measure: Callable[[], Timing]) -> Timing:
+    """Run one measurement with this process's peak RSS reset first, so that its figure is
+    its own and not the high-water mark of an earlier, larger one. Linux resets it through
+    ``/proc/self/clear_refs``; elsewhere the figure is the process's peak so far."""
+    try:
+        with open("/proc/self/clear_refs", "w", encoding="ascii") as refs:
+            refs.write("5")
+    except OSError:
+        pass
+    return measure()
 
 
 def _cpu() -> float:
