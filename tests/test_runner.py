@@ -34,6 +34,7 @@ from zsim.runner import (
     arrays,
     game_seed,
     load_experiment,
+    provenance,
 )
 from zsim.runner.batch import RunInterrupted, _context, resume_run, start_run
 from zsim.runner.tables import TABLES, TIMING_COLUMNS
@@ -363,6 +364,59 @@ def test_an_interrupted_run_resumes_without_redoing_or_losing_games(small_run, t
     assert_same_tables(small_run, out)
     run = json.loads((out / "run.json").read_text())
     assert [s["status"] for s in run["sessions"]] == ["interrupted", "complete"]
+
+
+def test_a_resume_with_other_code_or_bots_is_refused_and_loses_nothing(small_run, tmp_path,
+                                                                      monkeypatch):
+    def interrupt_at_chunk_2(context: Any, index: int, start: int, stop: int) -> Any:
+        if index == 2:
+            raise KeyboardInterrupt
+        return real(context, index, start, stop)
+
+    real = batch.play_chunk
+    monkeypatch.setattr(batch, "play_chunk", interrupt_at_chunk_2)
+    out = tmp_path / "run"
+    with pytest.raises(RunInterrupted):
+        start_run(SMALL, out)
+    monkeypatch.setattr(batch, "play_chunk", real)
+    finished = sorted(p.name for p in (out / "chunks").iterdir())
+    with monkeypatch.context() as changed:
+        changed.setattr(batch, "play_digest", lambda lineup: "0" * 16)
+        with pytest.raises(ExperimentError, match="code or the lineup's bots changed"):
+            resume_run(out)
+    assert sorted(p.name for p in (out / "chunks").iterdir()) == finished
+    resume_run(out)  # with the code it started with
+    assert_same_tables(small_run, out)
+
+
+def test_the_play_digest_follows_the_code_and_the_bots_parameters(tmp_path, monkeypatch):
+    package = tmp_path / "zsim"
+    (package / "cli").mkdir(parents=True)
+    (package / "game.py").write_text("RULE = 1\n")
+    (package / "cli" / "run.py").write_text("OPTION = 1\n")
+    monkeypatch.setattr(provenance, "_PACKAGES", (package,))
+    monkeypatch.setattr(provenance, "_NOT_PLAYING", (package / "cli",))
+    lineup = {"greedy": registry.resolve("greedy")}
+    before = provenance.play_digest(lineup)
+    assert provenance.play_digest({"greedy": registry.resolve("greedy")}) == before
+    (package / "cli" / "run.py").write_text("OPTION = 2\n")
+    assert provenance.play_digest(lineup) == before  # the command line plays no game
+    assert provenance.play_digest({"greedy": registry.resolve("greedy(patience=0.9)")}) \
+        != before
+    (package / "game.py").write_text("RULE = 2\n")
+    assert provenance.play_digest(lineup) != before
+
+
+def test_replay_warns_when_the_code_or_bots_changed_since_the_run(small_run, tmp_path):
+    run = tmp_path / "run"
+    run.mkdir()
+    manifest = json.loads((small_run / "run.json").read_text())
+    (run / "run.json").write_text(json.dumps({**manifest, "play_digest": "0" * 16}))
+    result = CliRunner().invoke(main, ["replay", str(run), "--game", "1"])
+    assert result.exit_code == 0, result.output
+    assert "code or the lineup's bots changed since the run" in result.output
+    same = CliRunner().invoke(main, ["replay", str(small_run), "--game", "1"])
+    assert "changed since the run" not in same.output
 
 
 def test_ctrl_c_exits_130_with_a_resume_hint(tmp_path, monkeypatch):

@@ -7,9 +7,11 @@ from pathlib import Path
 import click
 import pyarrow.parquet as pq
 
+from strategies.registry import UnknownStrategy, resolve
 from zsim.cli import play
 from zsim.runner import ExperimentError, parse_experiment
 from zsim.runner.boxfiles import run_box_digest
+from zsim.runner.provenance import play_digest
 from zsim.runner.writer import RUN_JSON, read_json
 
 
@@ -41,6 +43,9 @@ def command(ctx: click.Context, run_dir: Path, game: int, as_json: bool) -> None
             != manifest["box_digest"]:
         click.echo(f"warning: the component files in {experiment.box_dir()} changed since "
                    f"the run; this replay follows the current rules", err=True)
+    if manifest.get("play_digest") not in (None, _lineup_digest(experiment.strategies)):
+        click.echo("warning: zsim's code or the lineup's bots changed since the run; this "
+                   "replay plays with the current ones", err=True)
     variants = tuple(f"{k}={v}" for k, v in experiment.variants.items())
     if not as_json:
         seats = " ".join(f"-s {name}" for name in plan.strategies)
@@ -50,6 +55,15 @@ def command(ctx: click.Context, run_dir: Path, game: int, as_json: bool) -> None
     ctx.invoke(play.command, players=plan.n_players, seed=plan.seed,
                strategy_names=plan.strategies, variants=variants,
                box_dir=str(experiment.box_dir()), as_json=as_json)
+
+
+def _lineup_digest(names: list[str]) -> str | None:
+    """The run's play digest as it would be now, or None when a bot is unknown (the replay
+    itself then says which)."""
+    try:
+        return play_digest({name: resolve(name) for name in names})
+    except UnknownStrategy:
+        return None
 
 
 def _check_recorded_seed(run_dir: Path, game: int, seed: int) -> None:

@@ -28,6 +28,7 @@ from zsim.options import OptionError
 from zsim.runner import backends, writer
 from zsim.runner.boxfiles import load_for_run
 from zsim.runner.experiment import Experiment, ExperimentError, parse_experiment
+from zsim.runner.provenance import play_digest
 from zsim.runner.summary import Summary, summarize
 from zsim.runner.worker import ChunkResult, RunContext, peak_rss_bytes, play_chunk
 
@@ -82,6 +83,7 @@ def start_run(experiment: Experiment, out: Path, *, source: str = "experiment",
         "experiment": experiment.model_dump(),
         "source": source,
         "box_digest": context.box_digest,
+        "play_digest": play_digest(context.strategies),
         "master_seed": experiment.seed,
         "chunk_size": experiment.chunk_size,
         "versions": _versions(),
@@ -114,7 +116,23 @@ def resume_run(out: Path, *, jobs: int | None = None, backend: str | None = None
         raise ExperimentError(
             f"{path}: the component files in {experiment.box_dir()} changed since the run "
             f"started; resuming would mix two rule sets")
+    if manifest["status"] != "complete":
+        _refuse_other_players(path, manifest, context)
     return _execute(out, manifest, experiment, context, progress)
+
+
+def _refuse_other_players(path: Path, manifest: dict[str, Any], context: RunContext) -> None:
+    """Refuse to play the rest of a run with other engine or bot code, or other bots, than it
+    started with (``zsim.runner.provenance``). Runs started before the digest was recorded
+    cannot be checked."""
+    recorded = manifest.get("play_digest")
+    if recorded is None or recorded == play_digest(context.strategies):
+        return
+    commit = (manifest.get("git") or {}).get("commit")
+    started = f"the code it started with (commit {commit})" if commit else "its original code"
+    raise ExperimentError(
+        f"{path}: zsim's code or the lineup's bots changed since the run started; resuming "
+        f"would mix games played by two versions. Finish it with {started}, or start a new run")
 
 
 def chunk_bounds(games: int, size: int) -> list[tuple[int, int, int]]:

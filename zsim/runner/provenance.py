@@ -1,0 +1,53 @@
+"""The digest of what plays a run's games besides its experiment and component files: the code
+of the engine and of the bots, and the bots of the lineup as configured.
+
+A resume that played its remaining chunks with different code, or with a bot whose parameter
+file was edited meanwhile, would leave two versions' games side by side in one set of tables
+with nothing to tell them apart; the run's digest lets the resume refuse instead.
+
+Covered: every Python source of the ``zsim`` package except the command line (which only turns
+options into the experiment, itself recorded in run.json) and of the ``strategies`` package
+(the compiled estimates are built from a source covered here), plus each lineup bot pickled,
+which is its class and parameters. Not covered: the source of a bot class that lives outside
+those packages.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import strategies
+import zsim
+
+if TYPE_CHECKING:
+    from strategies.base import Strategy
+
+_PACKAGES = (Path(zsim.__file__).parent, Path(strategies.__file__).parent)
+_NOT_PLAYING = (Path(zsim.__file__).parent / "cli",)
+
+
+def play_digest(lineup: Mapping[str, Strategy]) -> str:
+    """A digest of the code that plays games and of the lineup's bots (by lineup name)."""
+    digest = hashlib.sha256()
+    for package in _PACKAGES:
+        for path in sorted(package.rglob("*.py")):
+            if not any(path.is_relative_to(skipped) for skipped in _NOT_PLAYING):
+                digest.update(path.relative_to(package.parent).as_posix().encode() + b"\0")
+                digest.update(path.read_bytes() + b"\0")
+    for name in sorted(lineup):
+        digest.update(name.encode() + b"\0" + _bot_bytes(lineup[name]) + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def _bot_bytes(bot: Strategy) -> bytes:
+    """The bot pickled (its class by name, and its parameters); only the class's name for a
+    bot that pickle cannot handle (say, a class defined inside a function of a script)."""
+    try:
+        return pickle.dumps(bot)
+    except (pickle.PicklingError, AttributeError, TypeError):
+        kind = type(bot)
+        return f"{kind.__module__}.{kind.__qualname__}".encode()
