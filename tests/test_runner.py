@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import pickle
+import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -37,6 +38,7 @@ from zsim.runner import (
     provenance,
 )
 from zsim.runner.batch import RunInterrupted, _context, resume_run, start_run
+from zsim.runner.boxfiles import load_for_run
 from zsim.runner.tables import TABLES, TIMING_COLUMNS
 from zsim.runner.worker import peak_rss_bytes
 from zsim.state import NO_ONE
@@ -194,6 +196,18 @@ def test_the_tiles_a_game_records_are_the_tiles_that_left_the_board(box, lineup)
         assert got["governor"] == sum(holder != NO_ONE for slots in state.governor_slots
                                       for _, holder in slots)
         assert got["starting"] == sum(not name.startswith("lisi") for name in lineup)
+
+
+def test_a_box_is_parsed_once_per_process_until_its_files_change(tmp_path):
+    box_dir = tmp_path / "components"
+    shutil.copytree(SMALL.box_dir(), box_dir)
+    first, _, digest = load_for_run(box_dir)
+    again, _, same = load_for_run(box_dir)
+    assert again is first and same == digest
+    with open(box_dir / "board.yaml", "a", encoding="utf-8") as board:
+        board.write("# edited\n")
+    edited, _, other = load_for_run(box_dir)
+    assert other != digest and edited is not first
 
 
 def test_chunks_cover_the_games_once_and_the_last_ones_are_smaller():

@@ -50,9 +50,12 @@ def load_for_run(box_dir: Path, overrides: Sequence[tuple[str, Any]] = ()
                  ) -> tuple[Box, bytes, str]:
     """Load and validate a component directory with its box variants (raising ``BoxError``);
     return the box, the box packed for the workers, and the digest of these rules. This process
-    keeps the box for its own chunks."""
+    keeps the box for its own chunks, and for its next runs of the same rules: the digest
+    covers every component file and variant, so a sweep or a benchmark parses them once."""
     digest = run_box_digest(box_dir, overrides)
-    box = _LOADED[digest] = components.load_box(box_dir, overrides)
+    box = _LOADED.get(digest)
+    if box is None:
+        box = _LOADED[digest] = components.load_box(box_dir, overrides)
     return box, _pack(box), digest
 
 
