@@ -16,16 +16,14 @@ if TYPE_CHECKING:
 REGION_NAMES = ("Chu", "Wei", "Zhao", "Qi", "Yan")
 SUIT_NAMES = ("Writing", "Currency", "Laws")
 OFFICIAL_NAMES = ("an Alchemist", "an Architect", "a General")
+# The activity counters of a tucked card, by suit, and of a Court action, by action.
+CARD_COUNTERS = tuple(f"n_cards_{name.lower()}" for name in SUIT_NAMES)
+COURT_COUNTERS = tuple(f"n_court_{action}" for action in COURT_ACTIONS)
 
 
 def add_vp(g: Game, p: PlayerState, category: str, amount: int) -> None:
     if amount:
         p.vp[category] = p.vp.get(category, 0) + amount
-
-
-# The activity counters of a tucked card, by suit, and of a Court action, by action.
-CARD_COUNTERS = tuple(f"n_cards_{name.lower()}" for name in SUIT_NAMES)
-COURT_COUNTERS = tuple(f"n_court_{action}" for action in COURT_ACTIONS)
 
 
 def count(p: PlayerState, column: str, amount: int = 1) -> None:
