@@ -1091,8 +1091,8 @@ class Estimator:
 
     def future_card(self, card: int, slot: int) -> float:
         """A card's ability at a flat rate, times the activations it can expect from now on."""
-        acts = self._activations or self._activations_table()
-        return self.w.abilities * acts[self.f.card_trigger[card]] * self.st.card[card][slot]
+        return (self.w.abilities * self.activations(self.f.card_trigger[card])
+                * self.st.card[card][slot])
 
     def composition(self, r: int, card_type: int) -> float:
         """What one more card of ``card_type`` in region ``r`` adds to tiles that count cards."""
