@@ -17,7 +17,7 @@ import hashlib
 import io
 import json
 import pickle
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -31,10 +31,16 @@ _LOADED: dict[str, Box] = {}
 def box_digest(box_dir: Path) -> str:
     """A digest of every YAML file of a component directory, names and contents."""
     digest = hashlib.sha256()
-    for path in sorted(box_dir.rglob("*.y*ml")):
-        digest.update(path.relative_to(box_dir).as_posix().encode() + b"\0")
-        digest.update(path.read_bytes() + b"\0")
+    add_files(digest, box_dir, box_dir.rglob("*.y*ml"))
     return digest.hexdigest()[:16]
+
+
+def add_files(digest: Any, root: Path, paths: Iterable[Path]) -> None:
+    """Feed ``digest`` each file's path relative to ``root`` and its bytes, in path order, so
+    that a renamed, added, removed or edited file changes it."""
+    for path in sorted(paths):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
 
 
 def run_box_digest(box_dir: Path, overrides: Sequence[tuple[str, Any]] = ()) -> str:

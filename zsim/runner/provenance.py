@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 import strategies
 import zsim
+from zsim.runner.boxfiles import add_files
 
 if TYPE_CHECKING:
     from strategies.base import Strategy
@@ -34,10 +35,9 @@ def play_digest(lineup: Mapping[str, Strategy]) -> str:
     """A digest of the code that plays games and of the lineup's bots (by lineup name)."""
     digest = hashlib.sha256()
     for package in _PACKAGES:
-        for path in sorted(package.rglob("*.py")):
-            if not any(path.is_relative_to(skipped) for skipped in _NOT_PLAYING):
-                digest.update(path.relative_to(package.parent).as_posix().encode() + b"\0")
-                digest.update(path.read_bytes() + b"\0")
+        add_files(digest, package.parent, (
+            path for path in package.rglob("*.py")
+            if not any(path.is_relative_to(skipped) for skipped in _NOT_PLAYING)))
     for name in sorted(lineup):
         digest.update(name.encode() + b"\0" + _bot_bytes(lineup[name]) + b"\0")
     return digest.hexdigest()[:16]
