@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
 
 import numpy as np
 import pandas as pd
@@ -155,3 +157,13 @@ def test_adjusted_difference_matches_the_full_stratum_dummy_model():
     assert result.high - result.low == pytest.approx(
         float(np.diff(full.conf_int()[0])[0]), rel=0.01)
     assert result.pvalue == pytest.approx(full.pvalues[0], rel=0.05)
+
+
+def test_the_command_line_starts_without_the_statistics_libraries():
+    # scipy.stats and statsmodels cost most of a second to import; commands that compute no
+    # statistic (help, play, components, ...) must not pay for them.
+    code = ("import sys, zsim.cli; "
+            "print(sorted(m for m in sys.modules if m.startswith(('scipy.stats', 'statsmodels'))))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True).stdout.strip()
+    assert loaded == "[]"

@@ -23,16 +23,14 @@ from typing import Any
 
 import pandas as pd
 import pyarrow.parquet as pq
+import scipy
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
-from scipy.optimize import brentq
-from statsmodels.stats.power import NormalIndPower
-from statsmodels.stats.proportion import proportion_effectsize
 
 from zsim.components import default_box_dir
 from zsim.runner.experiment import IDENTITY_FIELDS, Experiment, ExperimentError, parse_experiment
 from zsim.runner.writer import RUN_JSON, read_json
-from zsim.stats import holm, two_proportion_test, welch_test_from_stats
+from zsim.stats import cohens_h, holm, two_proportion_test, welch_test_from_stats
 from zsim.validation import describe, read_yaml
 
 FORMAT = 1
@@ -432,9 +430,9 @@ def games_needed(baseline: Baseline, power: float = POWER) -> pd.DataFrame:
             else:
                 units, sd = group.games, group.vp[metric].sd
                 spread = sd > 0 and units > 1
-                needed = (_reach(lambda n, d=tolerance / sd: _POWER.power(d, n, level), power,
+                needed = (_reach(lambda n, d=tolerance / sd: _power(d, n, level), power,
                                  1, 1e15) if spread and tolerance > 0 else math.nan)
-                detectable = (sd * _reach(lambda d, n=units: _POWER.power(d, n, level), power,
+                detectable = (sd * _reach(lambda d, n=units: _power(d, n, level), power,
                                           1e-9, 1e3) if spread else math.nan)
             share = units / baseline.games
             rows.append({"metric": metric, "group": f"{strategy} {n}p", "tolerance": tolerance,
@@ -455,8 +453,8 @@ def _win_rate_sample(rate: float, tolerance: float, level: float, power: float) 
     shifted = [r for r in (rate - tolerance, rate + tolerance) if 0 <= r <= 1 and r != rate]
     if not shifted:
         return math.nan
-    effect = min(abs(proportion_effectsize(r, rate)) for r in shifted)
-    return _reach(lambda n: _POWER.power(effect, n, level), power, 1, 1e15)
+    effect = min(abs(cohens_h(r, rate)) for r in shifted)
+    return _reach(lambda n: _power(effect, n, level), power, 1, 1e15)
 
 
 def _win_rate_shift(rate: float, units: int, level: float, power: float) -> float:
@@ -464,17 +462,21 @@ def _win_rate_shift(rate: float, units: int, level: float, power: float) -> floa
     inverse of Cohen's h, h = 2 asin(sqrt(p1)) - 2 asin(sqrt(p2))."""
     if units < 2:
         return math.nan
-    h = _reach(lambda effect: _POWER.power(effect, units, level), power, 1e-9, math.pi)
+    h = _reach(lambda effect: _power(effect, units, level), power, 1e-9, math.pi)
     angle = 2 * math.asin(math.sqrt(rate))
     shifts = [abs(math.sin(a / 2) ** 2 - rate) for a in (angle - h, angle + h)
               if 0 <= a <= math.pi]
     return max(shifts, default=math.nan)
 
 
-# The normal approximation of the two-sample power: with the hundreds of games a baseline holds
-# it agrees with the t distribution to well under 1%, while statsmodels' t power turns NaN for
-# the large samples that small effects at Holm's levels need.
-_POWER = NormalIndPower()
+def _power(effect: float, n: float, level: float) -> float:
+    """The power of a two-sample test by statsmodels' normal approximation (imported when first
+    needed, see ``zsim.stats``). With the hundreds of games a baseline holds it agrees with the
+    t distribution to well under 1%, while statsmodels' t power turns NaN for the large samples
+    that small effects at Holm's levels need."""
+    from statsmodels.stats.power import NormalIndPower
+
+    return NormalIndPower().power(effect, n, level)
 
 
 def _reach(power_at: Callable[[float], float], target: float, low: float, high: float) -> float:
@@ -490,4 +492,4 @@ def _reach(power_at: Callable[[float], float], target: float, low: float, high: 
         if upper >= high:
             return math.nan
         lower, upper = upper, 2 * upper
-    return float(brentq(lambda x: power_at(x) - target, lower, upper, xtol=1e-9))
+    return float(scipy.optimize.brentq(lambda x: power_at(x) - target, lower, upper, xtol=1e-9))

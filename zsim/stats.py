@@ -5,6 +5,10 @@ uncertainty is computed or which test judges seat fairness. The heavy lifting is
 statsmodels; this module only picks the method, handles the degenerate cases (no data, no
 variation) and returns plain numbers.
 
+scipy.stats and statsmodels take most of a second to import, longer than a short command runs,
+so they are reached only when a function needs them: scipy loads ``scipy.stats`` on first
+attribute access, and statsmodels is imported inside the functions that use it.
+
 Effect sizes are standardised so that findings of different kinds can be ranked together:
 Cohen's *d* (a difference over the outcome's standard deviation), Cohen's *h* (a difference of
 two proportions on the arcsine scale) and Cohen's *w* (a goodness-of-fit deviation). Their
@@ -19,17 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import scipy
 from numpy.typing import ArrayLike
-from scipy import stats
-from scipy.stats import t as student_t
-from statsmodels.regression.linear_model import OLS
-from statsmodels.stats.multitest import multipletests
-from statsmodels.stats.proportion import (
-    confint_proportions_2indep,
-    proportion_confint,
-    proportion_effectsize,
-    proportions_ztest,
-)
 
 #: Cohen's benchmarks for a small, medium and large effect of each standardised kind.
 EFFECT_BENCHMARKS = {"d": (0.2, 0.5, 0.8), "h": (0.2, 0.5, 0.8), "w": (0.1, 0.3, 0.5)}
@@ -42,6 +37,8 @@ def wilson_interval(wins: float, games: float, confidence: float = 0.95) -> tupl
     The Wilson interval stays inside [0, 1] and behaves at rates near 0 or 1 and at small
     counts, where the normal approximation does not.
     """
+    from statsmodels.stats.proportion import proportion_confint
+
     if games <= 0:
         return (float("nan"), float("nan"))
     low, high = proportion_confint(wins, games, alpha=1 - confidence, method="wilson")
@@ -64,7 +61,7 @@ def bootstrap_interval(values: ArrayLike, statistic: Callable[..., float] = np.m
         return (float("nan"), float("nan"))
     if np.ptp(data) == 0:
         return (float(data[0]), float(data[0]))
-    result = stats.bootstrap((data,), statistic, confidence_level=confidence,
+    result = scipy.stats.bootstrap((data,), statistic, confidence_level=confidence,
                              n_resamples=resamples, method="percentile", rng=seed)
     return float(result.confidence_interval.low), float(result.confidence_interval.high)
 
@@ -83,7 +80,7 @@ def difference_interval(before: ArrayLike, after: ArrayLike, confidence: float =
         return (float("nan"), float("nan"))
     if np.ptp(a) == 0 and np.ptp(b) == 0:
         return (float(b[0] - a[0]), float(b[0] - a[0]))
-    result = stats.bootstrap(
+    result = scipy.stats.bootstrap(
         (a, b), lambda x, y, axis: np.mean(y, axis=axis) - np.mean(x, axis=axis),
         confidence_level=confidence, n_resamples=resamples, method="percentile",
         paired=False, vectorized=True, rng=seed)
@@ -106,8 +103,8 @@ def welch_test_from_stats(mean1: float, sd1: float, n1: int, mean2: float, sd2: 
     if se == 0:
         return diff, diff, diff, 1.0 if diff == 0 else 0.0
     df = (var1 + var2) ** 2 / sum(v * v / (n - 1) for v, n in ((var1, n1), (var2, n2)) if v > 0)
-    half = float(student_t.ppf(0.5 + confidence / 2, df)) * se
-    p = float(2 * student_t.sf(abs(diff) / se, df))
+    half = float(scipy.stats.t.ppf(0.5 + confidence / 2, df)) * se
+    p = float(2 * scipy.stats.t.sf(abs(diff) / se, df))
     return diff, diff - half, diff + half, p
 
 
@@ -121,6 +118,8 @@ def two_proportion_test(wins1: float, n1: float, wins2: float, n2: float,
     from Wilson intervals and, like them, behaves near 0 and 1. When both rates are 0 (or
     both 1) the pooled variance is 0 and the rates are equal: p is 1.
     """
+    from statsmodels.stats.proportion import confint_proportions_2indep, proportions_ztest
+
     diff = wins2 / n2 - wins1 / n1
     low, high = confint_proportions_2indep(wins2, n2, wins1, n1, method="newcomb",
                                            alpha=1 - confidence)
@@ -139,6 +138,8 @@ def holm(pvalues: Sequence[float]) -> list[float]:
     A missing (NaN) p-value, from a test that could not be run, stays missing and does not
     count towards the number of tests.
     """
+    from statsmodels.stats.multitest import multipletests
+
     p = np.asarray(pvalues, dtype=float)
     adjusted = np.full(p.shape, np.nan)
     present = ~np.isnan(p)
@@ -159,6 +160,8 @@ class Test:
 
 def cohens_h(p1: float, p2: float) -> float:
     """Cohen's h for the difference of two proportions (positive when ``p1`` > ``p2``)."""
+    from statsmodels.stats.proportion import proportion_effectsize
+
     return float(proportion_effectsize(p1, p2))
 
 
@@ -186,7 +189,7 @@ def goodness_of_fit(observed: ArrayLike, expected: ArrayLike | None = None) -> T
     shares = np.ones(counts.size) if expected is None else np.asarray(expected, dtype=float)
     if counts.size < 2 or total <= 0 or shares.sum() <= 0:
         return Test(float("nan"), float("nan"), float("nan"), "w")
-    result = stats.chisquare(counts, shares / shares.sum() * total)
+    result = scipy.stats.chisquare(counts, shares / shares.sum() * total)
     return Test(float(result.statistic), float(result.pvalue),
                 float(np.sqrt(result.statistic / total)), "w")
 
@@ -202,9 +205,9 @@ def distribution_test(groups: Sequence[ArrayLike]) -> Test:
     if len(samples) < 2 or any(s.size < 2 for s in samples):
         return Test(float("nan"), float("nan"), float("nan"), "d")
     if len(samples) == 2:
-        result = stats.mannwhitneyu(samples[0], samples[1], alternative="two-sided")
+        result = scipy.stats.mannwhitneyu(samples[0], samples[1], alternative="two-sided")
     else:
-        result = stats.kruskal(*samples)
+        result = scipy.stats.kruskal(*samples)
     means = [s.mean() for s in samples]
     effect = cohens_d(samples[int(np.argmax(means))], samples[int(np.argmin(means))])
     return Test(float(result.statistic), float(result.pvalue), effect, "d")
@@ -220,7 +223,7 @@ def paired_test(differences: ArrayLike) -> Test:
     diff = np.asarray(differences, dtype=float)
     if diff.size < 2 or not diff.any():
         return Test(float("nan"), float("nan"), float("nan"), "d")
-    result = stats.wilcoxon(diff)
+    result = scipy.stats.wilcoxon(diff)
     sd = diff.std(ddof=1)
     effect = float(diff.mean() / sd) if sd > 0 else float("nan")
     return Test(float(result.statistic), float(result.pvalue), effect, "d")
@@ -235,7 +238,7 @@ def sign_test(wins: float, losses: float) -> Test:
     trials = round(wins + losses)
     if trials < 1:
         return Test(float("nan"), float("nan"), float("nan"), "h")
-    result = stats.binomtest(round(wins), trials, 0.5)
+    result = scipy.stats.binomtest(round(wins), trials, 0.5)
     return Test(float(result.statistic), float(result.pvalue),
                 cohens_h(wins / (wins + losses), 0.5), "h")
 
@@ -251,7 +254,7 @@ def excess_test(observed: ArrayLike, expected: ArrayLike) -> Test:
     excess = obs - exp
     if excess.size < 2 or np.ptp(excess) == 0:
         return Test(float("nan"), float("nan"), float("nan"), "h")
-    result = stats.ttest_1samp(excess, 0.0)
+    result = scipy.stats.ttest_1samp(excess, 0.0)
     return Test(float(result.statistic), float(result.pvalue),
                 cohens_h(float(np.clip(obs.mean(), 0, 1)), float(np.clip(exp.mean(), 0, 1))),
                 "h")
@@ -286,6 +289,8 @@ def adjusted_difference(outcome: ArrayLike, exposure: ArrayLike,
     heteroscedasticity-robust (HC1). The exposure may be numeric (a count): the estimate is
     then the change per unit.
     """
+    from statsmodels.regression.linear_model import OLS
+
     y = np.asarray(outcome, dtype=float)
     x = np.asarray(exposure, dtype=float)
     levels = np.zeros(y.size) if strata is None else np.asarray(strata)
