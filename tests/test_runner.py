@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
@@ -36,6 +37,7 @@ from zsim.runner import (
     game_seed,
     load_experiment,
     provenance,
+    writer,
 )
 from zsim.runner.batch import RunInterrupted, _context, resume_run, start_run
 from zsim.runner.boxfiles import load_for_run
@@ -238,6 +240,30 @@ def test_run_json_records_the_resolved_experiment(small_run):
 def test_tables_do_not_depend_on_jobs_or_chunk_size(small_run, tmp_path):
     start_run(SMALL.with_overrides(jobs=2, chunk_size=7), tmp_path / "two")
     assert_same_tables(small_run, tmp_path / "two")
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(),
+                    reason="listing the process's memory mappings needs Linux")
+def test_consolidation_holds_chunk_parts_without_mapping_chunk_files(small_run, tmp_path,
+                                                                    monkeypatch):
+    # A row group of a small table spans hundreds of chunks. Held as slices of memory-mapped
+    # chunk files they kept each whole file resident, and consolidation's memory grew with
+    # the run; read alone, a part costs its own bytes.
+    out = tmp_path / "kept"
+    monkeypatch.setattr(writer, "drop_chunks", lambda out: None)
+    start_run(SMALL, out)
+    mapped: list[int] = []
+    write_table = pq.ParquetWriter.write_table
+
+    def counting(self: pq.ParquetWriter, table: pa.Table, *args: Any, **kwargs: Any) -> None:
+        maps = Path("/proc/self/maps").read_text().splitlines()
+        mapped.append(sum(writer.CHUNKS in line for line in maps))
+        write_table(self, table, *args, **kwargs)
+
+    monkeypatch.setattr(pq.ParquetWriter, "write_table", counting)
+    writer.consolidate(out, sorted(writer.finished_chunks(out)))
+    assert len(mapped) >= len(TABLES) and not any(mapped)
+    assert_same_tables(small_run, out)
 
 
 @pytest.mark.dask

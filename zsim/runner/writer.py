@@ -16,7 +16,7 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -88,14 +88,22 @@ def write_chunk(out: Path, chunk: ChunkResult) -> None:
                  b"".join([len(index).to_bytes(8, "little"), index, *chunk.files.values()]))
 
 
-def _parts(path: Path) -> dict[str, pa.Buffer]:
-    """A chunk file's parts, memory-mapped: read only when used."""
-    with pa.memory_map(str(path)) as source:
-        whole = source.read_buffer()
-    size = int.from_bytes(whole.slice(0, 8).to_pybytes(), "little")
-    spans = json.loads(whole.slice(8, size).to_pybytes())
-    return {name: whole.slice(8 + size + start, stop - start)
-            for name, (start, stop) in spans.items()}
+def _read_parts(path: Path, names: Iterable[str] | None = None) -> dict[str, pa.Buffer]:
+    """The named parts of a chunk file (all of them by default), each read on its own.
+
+    Consolidation keeps a row group's worth of a table's chunks in memory, hundreds of chunks
+    for a small table. A part read alone costs its own bytes; a slice of a memory-mapped file
+    would keep the pages of the whole file resident, so that memory grew with the run.
+    """
+    with open(path, "rb") as handle:
+        size = int.from_bytes(handle.read(8), "little")
+        spans = json.loads(handle.read(size))
+        parts = {}
+        for name in spans if names is None else names:
+            start, stop = spans[name]
+            handle.seek(8 + size + start)
+            parts[name] = pa.py_buffer(handle.read(stop - start))
+    return parts
 
 
 def finished_chunks(out: Path) -> set[int]:
@@ -108,7 +116,7 @@ def finished_chunks(out: Path) -> set[int]:
 
 def _streams(out: Path, name: str, indices: list[int]) -> Iterator[pa.ipc.RecordBatchStreamReader]:
     for index in indices:
-        yield pa.ipc.open_stream(_parts(_chunk_path(out, index))[name])
+        yield pa.ipc.open_stream(_read_parts(_chunk_path(out, index), [name])[name])
 
 
 def consolidate(out: Path, indices: list[int]) -> None:
@@ -121,9 +129,11 @@ def consolidate(out: Path, indices: list[int]) -> None:
     schemas: dict[str, list[pa.Schema]] = {name: [] for name in tables.TABLES}
     failures = []
     for index in indices:
-        for name, part in _parts(_chunk_path(out, index)).items():
+        for name, part in _read_parts(_chunk_path(out, index)).items():
             if name in schemas:
-                schemas[name].append(pa.ipc.open_stream(part).schema)
+                schema = pa.ipc.open_stream(part).schema
+                if not any(schema.equals(seen) for seen in schemas[name]):
+                    schemas[name].append(schema)  # chunks mostly repeat one schema
             else:
                 failures.append(part)
     with ThreadPoolExecutor(max_workers=2) as pool:
