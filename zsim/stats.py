@@ -62,7 +62,7 @@ def bootstrap_interval(values: ArrayLike, statistic: Callable[..., float] = np.m
     if np.ptp(data) == 0:
         return (float(data[0]), float(data[0]))
     result = scipy.stats.bootstrap((data,), statistic, confidence_level=confidence,
-                             n_resamples=resamples, method="percentile", rng=seed)
+                                   n_resamples=resamples, method="percentile", rng=seed)
     return float(result.confidence_interval.low), float(result.confidence_interval.high)
 
 
