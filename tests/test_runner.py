@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import pickle
 import shutil
 import subprocess
 import sys
+import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -14,15 +16,18 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import psutil
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
+from joblib.externals.loky import get_reusable_executor
 
 import zsim.runner.batch as batch
 from strategies import registry
 from strategies.base import Strategy
 from strategies.model import BUILD
+from strategies.random_bot import RandomStrategy
 from zsim.cli import main
 from zsim.cli.bench import Timing, _fastest, _measured
 from zsim.decisions import Decision
@@ -34,12 +39,14 @@ from zsim.runner import (
     ExperimentError,
     Schedule,
     arrays,
+    backends,
+    chunkfile,
     game_seed,
     load_experiment,
     provenance,
     writer,
 )
-from zsim.runner.batch import RunInterrupted, _context, resume_run, start_run
+from zsim.runner.batch import RunInterrupted, WorkerDied, _context, resume_run, start_run
 from zsim.runner.boxfiles import load_for_run
 from zsim.runner.tables import TABLES, TIMING_COLUMNS
 from zsim.runner.worker import peak_rss_bytes
@@ -257,11 +264,11 @@ def test_consolidation_holds_chunk_parts_without_mapping_chunk_files(small_run, 
 
     def counting(self: pq.ParquetWriter, table: pa.Table, *args: Any, **kwargs: Any) -> None:
         maps = Path("/proc/self/maps").read_text().splitlines()
-        mapped.append(sum(writer.CHUNKS in line for line in maps))
+        mapped.append(sum(chunkfile.CHUNKS in line for line in maps))
         write_table(self, table, *args, **kwargs)
 
     monkeypatch.setattr(pq.ParquetWriter, "write_table", counting)
-    writer.consolidate(out, sorted(writer.finished_chunks(out)))
+    writer.consolidate(out, sorted(chunkfile.finished(out)))
     assert len(mapped) >= len(TABLES) and not any(mapped)
     assert_same_tables(small_run, out)
 
@@ -365,7 +372,7 @@ def test_a_non_empty_or_unwritable_out_is_refused_before_any_game(tmp_path, monk
     def no_games(*args: Any) -> None:
         raise AssertionError("a game ran")
 
-    monkeypatch.setattr(batch, "play_chunk", no_games)
+    monkeypatch.setattr(backends, "play_chunk", no_games)
     busy = tmp_path / "busy"
     busy.mkdir()
     (busy / "notes.txt").write_text("mine")
@@ -383,7 +390,7 @@ def test_a_non_empty_or_unwritable_out_is_refused_before_any_game(tmp_path, monk
 def test_an_interrupted_run_resumes_without_redoing_or_losing_games(small_run, tmp_path,
                                                                   monkeypatch):
     played: list[int] = []
-    real = batch.play_chunk
+    real = backends.play_chunk
     stop_at: list[int] = [3]
 
     def recorded(context: Any, index: int, start: int, stop: int) -> Any:
@@ -392,7 +399,7 @@ def test_an_interrupted_run_resumes_without_redoing_or_losing_games(small_run, t
         played.append(index)
         return real(context, index, start, stop)
 
-    monkeypatch.setattr(batch, "play_chunk", recorded)
+    monkeypatch.setattr(backends, "play_chunk", recorded)
     out = tmp_path / "run"
     with pytest.raises(RunInterrupted):
         start_run(SMALL, out)
@@ -413,12 +420,12 @@ def test_a_resume_with_other_code_or_bots_is_refused_and_loses_nothing(small_run
             raise KeyboardInterrupt
         return real(context, index, start, stop)
 
-    real = batch.play_chunk
-    monkeypatch.setattr(batch, "play_chunk", interrupt_at_chunk_2)
+    real = backends.play_chunk
+    monkeypatch.setattr(backends, "play_chunk", interrupt_at_chunk_2)
     out = tmp_path / "run"
     with pytest.raises(RunInterrupted):
         start_run(SMALL, out)
-    monkeypatch.setattr(batch, "play_chunk", real)
+    monkeypatch.setattr(backends, "play_chunk", real)
     finished = sorted(p.name for p in (out / "chunks").iterdir())
     with monkeypatch.context() as changed:
         changed.setattr(batch, "play_digest", lambda lineup: "0" * 16)
@@ -459,11 +466,59 @@ def test_replay_warns_when_the_code_or_bots_changed_since_the_run(small_run, tmp
     assert "changed since the run" not in same.output
 
 
+class DiesInWorkers(RandomStrategy):
+    """The random bot, except that it kills any process but the run's own at its first
+    decision, as a crash or the kernel's out-of-memory killer would."""
+
+    def __init__(self) -> None:
+        self.home = os.getpid()
+
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        if os.getpid() != self.home:
+            os._exit(9)
+        return super().choose(view, decision)
+
+
+def test_a_worker_that_dies_stops_the_run_and_leaves_it_resumable(small_run, tmp_path):
+    out = tmp_path / "run"
+    dying = {"random": DiesInWorkers()}
+    with pytest.raises(WorkerDied, match="a worker process died"):
+        start_run(SMALL.with_overrides(jobs=2), out, strategies=dying)
+    assert json.loads((out / "run.json").read_text())["status"] == "interrupted"
+    resume_run(out, jobs=1, strategies=dying)  # played here, it is the random bot
+    assert_same_tables(small_run, out)
+
+
+def test_ctrl_c_in_a_parallel_run_stops_the_workers_and_loses_nothing(small_run, tmp_path,
+                                                                     monkeypatch):
+    def interrupt(*args: Any) -> None:
+        raise KeyboardInterrupt
+
+    def workers() -> list[psutil.Process]:
+        return [child for child in psutil.Process().children(recursive=True)
+                if "popen_loky" in " ".join(child.cmdline())
+                and child.status() != psutil.STATUS_ZOMBIE]
+
+    get_reusable_executor().shutdown(wait=True)
+    monkeypatch.setattr(backends, "play_chunk", interrupt)  # this process's first own chunk
+    out = tmp_path / "run"
+    with pytest.raises(RunInterrupted):
+        start_run(SMALL.with_overrides(jobs=2), out)
+    for _ in range(50):  # stopped, not waited for: they go within moments
+        if not workers():
+            break
+        time.sleep(0.1)
+    assert not workers()
+    monkeypatch.undo()
+    resume_run(out, jobs=2)
+    assert_same_tables(small_run, out)
+
+
 def test_ctrl_c_exits_130_with_a_resume_hint(tmp_path, monkeypatch):
     def interrupt(*args: Any) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(batch, "play_chunk", interrupt)
+    monkeypatch.setattr(backends, "play_chunk", interrupt)
     out = tmp_path / "run"
     result = CliRunner().invoke(main, ["run", "--games", "4", "--jobs", "1", "--out", str(out)])
     assert result.exit_code == 130 and f"--resume {out}" in result.output

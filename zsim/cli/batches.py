@@ -17,7 +17,7 @@ F = TypeVar("F", bound=Callable[..., object])
 _OPTIONS = (
     click.option("--games", type=click.IntRange(min=1), default=None,
                  help="Games per batch (default: the experiment's)."),
-    click.option("--jobs", type=int, default=None, help="Worker processes (-1 = all cores)."),
+    click.option("--jobs", type=int, default=None, help="Processes playing (-1 = all cores)."),
     click.option("--seed", type=click.IntRange(min=0), default=None, help="Master seed."),
     click.option("--quiet", is_flag=True, help="No progress bars."),
 )

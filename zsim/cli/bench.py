@@ -192,6 +192,6 @@ def _table(rows: list[Row]) -> str:
     lines += [
         "overhead: runner over bare engine, minus 1. efficiency: games/s with N jobs over "
         "N x games/s with 1 job (wall); CPU of 1 job over CPU of N jobs (CPU).",
-        "peak RSS: the largest process (the runner itself with 1 job, a worker with N).",
+        "peak RSS: the largest process that played (the runner itself, or a worker).",
     ]
     return "\n".join(lines)

@@ -67,7 +67,7 @@ class RegressError(click.ClickException):
 @click.option("--seed", type=click.IntRange(min=0),
               help="Re-run with this master seed instead of the baseline's: other games of the "
                    "same rules, to check that noise does not alarm.")
-@click.option("--jobs", "-j", type=int, help="Worker processes for a re-run (-1 = all cores).")
+@click.option("--jobs", "-j", type=int, help="Processes playing a re-run (-1 = all cores).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="Keep the re-run in this new directory (default: a temporary one).")
 @click.option("--all", "show_all", is_flag=True,

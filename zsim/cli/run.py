@@ -11,7 +11,7 @@ import click
 from zsim.options import OptionError
 from zsim.runner import DEFAULT_EXPERIMENT, ExperimentError, load_experiment
 from zsim.runner.backends import BackendError
-from zsim.runner.batch import RunInterrupted, RunReport, resume_run, start_run
+from zsim.runner.batch import RunInterrupted, RunReport, WorkerDied, resume_run, start_run
 from zsim.runner.writer import OutputError
 from zsim.variants import parse as parse_variants
 
@@ -29,7 +29,8 @@ EXIT_INTERRUPTED = 130
 @click.option("--seats", type=click.Choice(["rotate", "random", "fixed"]),
               help="How the lineup is seated in each game.")
 @click.option("--seed", type=click.IntRange(min=0), help="Master seed.")
-@click.option("--jobs", "-j", type=int, help="Worker processes (-1 = all cores).")
+@click.option("--jobs", "-j", type=int,
+              help="Processes playing: this one and JOBS - 1 workers (-1 = all cores).")
 @click.option("--backend", type=click.Choice(["loky", "dask"]), help="Where chunks run.")
 @click.option("--scheduler", metavar="ADDRESS",
               help="Dask scheduler address (default: a LocalCluster).")
@@ -94,7 +95,7 @@ def command(experiment_file: Path | None, games: int | None, players: tuple[int,
         raise click.ClickException(str(error)) from error
     except RunInterrupted as interrupted:
         click.echo(f"\n{interrupted}", err=True)
-        sys.exit(EXIT_INTERRUPTED)
+        sys.exit(1 if isinstance(interrupted, WorkerDied) else EXIT_INTERRUPTED)
     click.echo(_report_text(report))
     if report.too_many_failures:
         sys.exit(1)

@@ -1,4 +1,4 @@
-"""Run an experiment: plan the chunks, stream them through joblib, write, consolidate, summarise.
+"""Run an experiment: plan the chunks, play them (``zsim.runner.backends``), consolidate, summarise.
 
 ``start_run`` begins a run in an empty directory; ``resume_run`` finishes an interrupted one
 from its ``run.json`` and the chunks already on disk. Both end in the same ``_execute``.
@@ -11,13 +11,13 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator, Mapping
+from concurrent.futures import BrokenExecutor
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from joblib import Parallel, delayed
 from tqdm import tqdm
 
 from strategies.registry import UnknownStrategy, resolve
@@ -25,12 +25,12 @@ from zsim import __version__
 from zsim.components import BoxError
 from zsim.game import Game
 from zsim.options import OptionError
-from zsim.runner import backends, writer
+from zsim.runner import backends, chunkfile, writer
 from zsim.runner.boxfiles import load_for_run
 from zsim.runner.experiment import Experiment, ExperimentError, parse_experiment
 from zsim.runner.provenance import play_digest
 from zsim.runner.summary import Summary, summarize
-from zsim.runner.worker import ChunkResult, RunContext, peak_rss_bytes, play_chunk
+from zsim.runner.worker import ChunkResult, RunContext, peak_rss_bytes
 
 if TYPE_CHECKING:
     from strategies.base import Strategy
@@ -41,10 +41,15 @@ _PACKAGES = ("numpy", "pandas", "pyarrow", "joblib", "pydantic", "dask", "distri
 class RunInterrupted(Exception):
     """The run was stopped (Ctrl-C); its directory can be resumed."""
 
-    def __init__(self, out: Path, finished: int, total: int) -> None:
+    def __init__(self, out: Path, finished: int, total: int, why: str = "interrupted") -> None:
         self.out, self.finished, self.total = out, finished, total
-        super().__init__(f"interrupted with {finished} of {total} games finished; "
+        super().__init__(f"{why} with {finished} of {total} games finished; "
                          f"finish it with: zsim run --resume {out}")
+
+
+class WorkerDied(RunInterrupted):
+    """A worker process died (killed, out of memory, crashed), which stopped the run; its
+    directory can be resumed."""
 
 
 @dataclass
@@ -153,21 +158,24 @@ def _execute(out: Path, manifest: dict[str, Any], experiment: Experiment, contex
     totals = _Totals()
     clock = time.perf_counter()
     if manifest["status"] != "complete":
-        finished = writer.finished_chunks(out)
+        finished = chunkfile.finished(out)
         pending = [chunk for chunk in bounds if chunk[0] not in finished]
         done = sum(stop - start for index, start, stop in bounds if index in finished)
         try:
             with backends.using(experiment.backend, experiment.jobs,
-                                experiment.scheduler) as workers:
-                session["workers"] = workers
+                                experiment.scheduler) as pool:
+                session["workers"] = pool.size
                 with _bar(experiment.games, done, progress) as bar:
-                    for chunk in _stream(context, pending):
-                        writer.write_chunk(out, chunk)
+                    for chunk in pool.play(context, out, pending):
                         totals.add(chunk)
                         bar.update(chunk.games)
         except KeyboardInterrupt:
             _close_session(out, manifest, session, totals, clock, "interrupted")
             raise RunInterrupted(out, done + totals.played, experiment.games) from None
+        except BrokenExecutor as error:
+            _close_session(out, manifest, session, totals, clock, "interrupted")
+            raise WorkerDied(out, done + totals.played, experiment.games,
+                             f"a worker process died ({error})\nstopped") from error
         writer.consolidate(out, [index for index, _, _ in bounds])
         _close_session(out, manifest, session, totals, clock, "complete")
     writer.drop_chunks(out)
@@ -192,15 +200,6 @@ class _Totals:
         self.decisions += chunk.decisions
         self.engine_seconds += chunk.engine_seconds
         self.worker_rss = max(self.worker_rss, chunk.peak_rss_bytes)
-
-
-def _stream(context: RunContext,
-            pending: list[tuple[int, int, int]]) -> Iterator[ChunkResult]:
-    """Chunk results as they finish; joblib dispatches only a few chunks ahead, so neither
-    the pending tasks nor the results pile up in memory."""
-    parallel = Parallel(return_as="generator_unordered", batch_size=1, pre_dispatch="2*n_jobs")
-    yield from parallel(delayed(play_chunk)(context, index, start, stop)
-                        for index, start, stop in pending)
 
 
 @contextlib.contextmanager

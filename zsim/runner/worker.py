@@ -1,9 +1,9 @@
 """Play one chunk of a run's games and hand back its tables, never letting one game sink it.
 
-This runs inside a worker process (or a Dask worker). A game that raises, whether a strategy
-failed or answered illegally or the engine broke, becomes a failed row and a failure record
-with its seed and traceback; the chunk goes on. The result holds the chunk's tables already
-serialised as Arrow IPC, so the parent only has to write bytes.
+This runs in the run's own process, in a worker process beside it, or on a Dask worker. A game
+that raises, whether a strategy failed or answered illegally or the engine broke, becomes a
+failed row and a failure record with its seed and traceback; the chunk goes on. The result
+holds the chunk's tables already serialised as Arrow IPC, ready to be written as they are.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ import resource
 import sys
 import time
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +23,7 @@ import pyarrow as pa
 from zsim.decisions import IllegalChoice
 from zsim.game import Game, GameResult, play_game
 from zsim.options import GameOptions
-from zsim.runner import tables
+from zsim.runner import chunkfile, tables
 from zsim.runner.boxfiles import unpack_box
 from zsim.runner.seeds import GamePlan, Schedule
 
@@ -50,7 +51,8 @@ class ChunkResult:
     decisions: int
     engine_seconds: float
     peak_rss_bytes: int
-    files: dict[str, bytes] = field(default_factory=dict)  # table name -> Arrow IPC stream
+    # table name -> Arrow IPC stream, and "failures" -> JSON lines; empty once written
+    files: dict[str, bytes] = field(default_factory=dict)
 
 
 def play_chunk(context: RunContext, index: int, start: int, stop: int) -> ChunkResult:
@@ -81,6 +83,15 @@ def play_chunk(context: RunContext, index: int, start: int, stop: int) -> ChunkR
     return ChunkResult(index=index, games=stop - start, failures=len(failures),
                        decisions=decisions, engine_seconds=time.perf_counter() - began,
                        peak_rss_bytes=peak_rss_bytes(), files=files)
+
+
+def play_to_disk(context: RunContext, out: Path, index: int, start: int,
+                 stop: int) -> ChunkResult:
+    """``play_chunk`` in a worker that shares the run's disk: it writes the chunk file itself
+    and sends back only the counts, so no chunk's bytes have to cross between processes."""
+    chunk = play_chunk(context, index, start, stop)
+    chunkfile.write(out, index, chunk.files)
+    return replace(chunk, files={})
 
 
 def _add_rows(columns: dict[str, tables.Columns], ids: dict[str, Any], plan: GamePlan,

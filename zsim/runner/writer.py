@@ -1,10 +1,7 @@
-"""The run directory on disk: chunk files while the run goes, consolidated tables at the end.
+"""The run directory on disk: run.json, and at the end the consolidated tables.
 
-While a run goes, each finished chunk lands in ``chunks/`` as one file (its tables as Arrow IPC
-streams, and its failure records), written to a temporary name and renamed into place: a chunk
-is on disk whole or not at all, so a crash can only lose the chunks in flight. One file rather
-than one per table, since creating a file costs more than writing a chunk's bytes. At the end
-the chunks are consolidated one at a time into single Parquet files (flat memory) that
+While a run goes, each finished chunk lands in ``chunks/`` (``zsim.runner.chunkfile``). At the
+end the chunks are consolidated one at a time into single Parquet files (flat memory) that
 ``pandas.read_parquet`` reads directly; ``chunks/`` is removed once run.json says the run is
 complete.
 """
@@ -13,10 +10,9 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -24,13 +20,11 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from zsim.runner import tables
-from zsim.runner.worker import ChunkResult
+from zsim.runner import chunkfile, tables
+from zsim.runner.chunkfile import CHUNKS, atomic_write
 
-CHUNKS = "chunks"
 RUN_JSON = "run.json"
 FAILURES = "failures.jsonl"
-_FINISHED = re.compile(r"chunk-(\d+)\.bin")
 # Chunks are merged into row groups of about this size: large enough for fast writes, good
 # compression and little file metadata, small enough to keep consolidation's memory flat.
 ROW_GROUP_BYTES = 32 * 1024 * 1024
@@ -56,14 +50,6 @@ def prepare_out(out: Path) -> None:
     (out / CHUNKS).mkdir()
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write to a temporary file beside ``path`` and rename it into place."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "wb") as handle:
-        handle.write(data)
-    os.replace(tmp, path)
-
-
 def write_json(path: Path, data: dict[str, Any]) -> None:
     atomic_write(path, (json.dumps(data, indent=2, default=str) + "\n").encode())
 
@@ -72,51 +58,9 @@ def read_json(path: Path) -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def _chunk_path(out: Path, index: int) -> Path:
-    return out / CHUNKS / f"chunk-{index:06d}.bin"
-
-
-def write_chunk(out: Path, chunk: ChunkResult) -> None:
-    """The chunk's parts one after another, behind the length of a JSON index of where each
-    lies and that index."""
-    spans, at = {}, 0
-    for name, data in chunk.files.items():
-        spans[name] = [at, at + len(data)]
-        at += len(data)
-    index = json.dumps(spans).encode()
-    atomic_write(_chunk_path(out, chunk.index),
-                 b"".join([len(index).to_bytes(8, "little"), index, *chunk.files.values()]))
-
-
-def _read_parts(path: Path, names: Iterable[str] | None = None) -> dict[str, pa.Buffer]:
-    """The named parts of a chunk file (all of them by default), each read on its own.
-
-    Consolidation keeps a row group's worth of a table's chunks in memory, hundreds of chunks
-    for a small table. A part read alone costs its own bytes; a slice of a memory-mapped file
-    would keep the pages of the whole file resident, so that memory grew with the run.
-    """
-    with open(path, "rb") as handle:
-        size = int.from_bytes(handle.read(8), "little")
-        spans = json.loads(handle.read(size))
-        parts = {}
-        for name in spans if names is None else names:
-            start, stop = spans[name]
-            handle.seek(8 + size + start)
-            parts[name] = pa.py_buffer(handle.read(stop - start))
-    return parts
-
-
-def finished_chunks(out: Path) -> set[int]:
-    """Indices of the chunks on disk."""
-    folder = out / CHUNKS
-    if not folder.is_dir():
-        return set()
-    return {int(m.group(1)) for p in folder.iterdir() if (m := _FINISHED.fullmatch(p.name))}
-
-
 def _streams(out: Path, name: str, indices: list[int]) -> Iterator[pa.ipc.RecordBatchStreamReader]:
     for index in indices:
-        yield pa.ipc.open_stream(_read_parts(_chunk_path(out, index), [name])[name])
+        yield pa.ipc.open_stream(chunkfile.read_parts(chunkfile.path(out, index), [name])[name])
 
 
 def consolidate(out: Path, indices: list[int]) -> None:
@@ -129,7 +73,7 @@ def consolidate(out: Path, indices: list[int]) -> None:
     schemas: dict[str, list[pa.Schema]] = {name: [] for name in tables.TABLES}
     failures = []
     for index in indices:
-        for name, part in _read_parts(_chunk_path(out, index)).items():
+        for name, part in chunkfile.read_parts(chunkfile.path(out, index)).items():
             if name in schemas:
                 schema = pa.ipc.open_stream(part).schema
                 if not any(schema.equals(seen) for seen in schemas[name]):
