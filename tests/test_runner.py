@@ -316,19 +316,23 @@ def test_arrays_refuse_values_of_another_type():
         arrays.array(["a", 3], pa.string())
 
 
-def test_a_worker_imports_neither_pandas_nor_the_yaml_loader(tmp_path):
-    """A worker process starts for every run: pandas alone would add a fifth of a second."""
+def test_a_worker_imports_neither_pandas_nor_parquet_nor_the_yaml_loader(tmp_path):
+    """A worker process starts for most runs: pandas alone would add a fifth of a second."""
     experiment = SMALL.with_overrides(box=str(SMALL.box_dir().resolve()))
     context = tmp_path / "context.pickle"
     context.write_bytes(pickle.dumps(_context(experiment, "test", None)))
+    (tmp_path / chunkfile.CHUNKS).mkdir()
     code = (f"import pickle, sys\n"
-            f"from zsim.runner.worker import play_chunk\n"
-            f"play_chunk(pickle.loads(open({str(context)!r}, 'rb').read()), 0, 0, 2)\n"
-            f"print(sorted(m for m in ('pandas', 'pyarrow.compute', 'yaml', "
+            f"from pathlib import Path\n"
+            f"from zsim.runner.worker import play_to_disk\n"
+            f"play_to_disk(pickle.loads(open({str(context)!r}, 'rb').read()), "
+            f"Path({str(tmp_path)!r}), 0, 0, 2)\n"
+            f"print(sorted(m for m in ('pandas', 'pyarrow.compute', 'pyarrow.parquet', 'yaml', "
             f"'zsim.runner.experiment') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
     assert done.stdout.strip() == "[]"
+    assert chunkfile.finished(tmp_path) == {0}
 
 
 # --- failures ----------------------------------------------------------------------------
