@@ -39,11 +39,11 @@ from zsim.runner import (
     ExperimentError,
     Schedule,
     arrays,
-    backends,
     chunkfile,
     game_seed,
     load_experiment,
     provenance,
+    worker,
     writer,
 )
 from zsim.runner.batch import RunInterrupted, WorkerDied, _context, resume_run, start_run
@@ -376,7 +376,7 @@ def test_a_non_empty_or_unwritable_out_is_refused_before_any_game(tmp_path, monk
     def no_games(*args: Any) -> None:
         raise AssertionError("a game ran")
 
-    monkeypatch.setattr(backends, "play_chunk", no_games)
+    monkeypatch.setattr(worker, "play_chunk", no_games)
     busy = tmp_path / "busy"
     busy.mkdir()
     (busy / "notes.txt").write_text("mine")
@@ -394,7 +394,7 @@ def test_a_non_empty_or_unwritable_out_is_refused_before_any_game(tmp_path, monk
 def test_an_interrupted_run_resumes_without_redoing_or_losing_games(small_run, tmp_path,
                                                                   monkeypatch):
     played: list[int] = []
-    real = backends.play_chunk
+    real = worker.play_chunk
     stop_at: list[int] = [3]
 
     def recorded(context: Any, index: int, start: int, stop: int) -> Any:
@@ -403,7 +403,7 @@ def test_an_interrupted_run_resumes_without_redoing_or_losing_games(small_run, t
         played.append(index)
         return real(context, index, start, stop)
 
-    monkeypatch.setattr(backends, "play_chunk", recorded)
+    monkeypatch.setattr(worker, "play_chunk", recorded)
     out = tmp_path / "run"
     with pytest.raises(RunInterrupted):
         start_run(SMALL, out)
@@ -424,12 +424,12 @@ def test_a_resume_with_other_code_or_bots_is_refused_and_loses_nothing(small_run
             raise KeyboardInterrupt
         return real(context, index, start, stop)
 
-    real = backends.play_chunk
-    monkeypatch.setattr(backends, "play_chunk", interrupt_at_chunk_2)
+    real = worker.play_chunk
+    monkeypatch.setattr(worker, "play_chunk", interrupt_at_chunk_2)
     out = tmp_path / "run"
     with pytest.raises(RunInterrupted):
         start_run(SMALL, out)
-    monkeypatch.setattr(backends, "play_chunk", real)
+    monkeypatch.setattr(worker, "play_chunk", real)
     finished = sorted(p.name for p in (out / "chunks").iterdir())
     with monkeypatch.context() as changed:
         changed.setattr(batch, "play_digest", lambda lineup: "0" * 16)
@@ -504,7 +504,7 @@ def test_ctrl_c_in_a_parallel_run_stops_the_workers_and_loses_nothing(small_run,
                 and child.status() != psutil.STATUS_ZOMBIE]
 
     get_reusable_executor().shutdown(wait=True)
-    monkeypatch.setattr(backends, "play_chunk", interrupt)  # this process's first own chunk
+    monkeypatch.setattr(worker, "play_chunk", interrupt)  # this process's first own chunk
     out = tmp_path / "run"
     with pytest.raises(RunInterrupted):
         start_run(SMALL.with_overrides(jobs=2), out)
@@ -522,7 +522,7 @@ def test_ctrl_c_exits_130_with_a_resume_hint(tmp_path, monkeypatch):
     def interrupt(*args: Any) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(backends, "play_chunk", interrupt)
+    monkeypatch.setattr(worker, "play_chunk", interrupt)
     out = tmp_path / "run"
     result = CliRunner().invoke(main, ["run", "--games", "4", "--jobs", "1", "--out", str(out)])
     assert result.exit_code == 130 and f"--resume {out}" in result.output

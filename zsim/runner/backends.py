@@ -103,9 +103,7 @@ def _play_here_and_beside(context: RunContext, out: Path, pending: list[Chunk],
             while executor and queue and len(running) < workers * _IN_FLIGHT_PER_WORKER:
                 running.add(executor.submit(play_to_disk, context, out, *queue.popleft()))
             if queue:
-                chunk = play_chunk(context, *queue.popleft())
-                chunkfile.write(out, chunk.index, chunk.files)
-                yield chunk
+                yield play_to_disk(context, out, *queue.popleft())
             elif running and not finished:
                 wait(running, return_when=FIRST_COMPLETED)
     except BaseException:
