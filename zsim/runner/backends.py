@@ -5,7 +5,7 @@ Either way ``Pool.play`` hands back each chunk's counts once the chunk is on dis
 
 On this machine a run of N jobs plays in this process and in N - 1 worker processes of loky,
 joblib's process pool. This process has everything loaded and starts playing at once, while a
-worker first spends about a fifth of a second of CPU starting Python and importing joblib,
+worker first spends about a quarter of a second of CPU starting Python and importing joblib,
 numpy, pyarrow, pydantic and the engine: one worker fewer is one such start fewer, which took
 the parallel efficiency of two jobs from about 89% to 93%. ``joblib.Parallel`` cannot play
 beside its caller (one job means no worker at all), hence loky's executor itself. Workers write

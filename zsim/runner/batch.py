@@ -51,6 +51,9 @@ class WorkerDied(RunInterrupted):
     """A worker process died (killed, out of memory, crashed), which stopped the run; its
     directory can be resumed."""
 
+    def __init__(self, out: Path, finished: int, total: int, error: BrokenExecutor) -> None:
+        super().__init__(out, finished, total, f"a worker process died ({error})\nstopped")
+
 
 @dataclass
 class RunReport:
@@ -174,8 +177,7 @@ def _execute(out: Path, manifest: dict[str, Any], experiment: Experiment, contex
             raise RunInterrupted(out, done + totals.played, experiment.games) from None
         except BrokenExecutor as error:
             _close_session(out, manifest, session, totals, clock, "interrupted")
-            raise WorkerDied(out, done + totals.played, experiment.games,
-                             f"a worker process died ({error})\nstopped") from error
+            raise WorkerDied(out, done + totals.played, experiment.games, error) from error
         writer.consolidate(out, [index for index, _, _ in bounds])
         _close_session(out, manifest, session, totals, clock, "complete")
     writer.drop_chunks(out)
