@@ -244,6 +244,13 @@ def test_run_json_records_the_resolved_experiment(small_run):
     assert (small_run / "failures.jsonl").read_text() == ""
 
 
+def test_engine_seconds_are_the_time_the_games_took(small_run):
+    session = json.loads((small_run / "run.json").read_text())["sessions"][0]
+    durations = pd.read_parquet(small_run / "games.parquet")["duration_s"]
+    assert session["engine_seconds"] == pytest.approx(durations.sum(), abs=1e-3)
+    assert 0 < session["engine_seconds"] < session["seconds"]
+
+
 def test_tables_do_not_depend_on_jobs_or_chunk_size(small_run, tmp_path):
     start_run(SMALL.with_overrides(jobs=2, chunk_size=7), tmp_path / "two")
     assert_same_tables(small_run, tmp_path / "two")
@@ -576,6 +583,9 @@ def test_bench_prints_its_table():
     for text in ("4 random", "default", "engine, 1 core", "runner, 1 job", "decisions/s"):
         assert text in result.output
     assert f"heuristic bots' estimates: {BUILD}." in result.output
+    runner = next(line for line in result.output.splitlines()
+                  if line.startswith("4 random") and "runner, 1 job" in line)
+    assert runner.count("%") == 3  # overhead by wall time, CPU time and in run
 
 
 def test_bench_measures_a_chosen_lineup_and_refuses_unknown_bots():

@@ -10,6 +10,11 @@ measure the other work. So every measurement also counts the CPU time of this pr
 its worker processes (the worker pool is shut down after each parallel run so that the
 operating system accounts for it): games per CPU-second is the one-core speed however busy the
 machine is, and the CPU ratios show the overheads of the runner and of parallelism.
+
+The overhead over the bare engine compares two runs, and on a busy machine two runs of the
+same games differ by several percent, as much as the overhead itself. So the one-job runner's
+overhead is also given in run: its wall time over the time its games spent inside
+``play_game``, both taken in the same run, where the machine's speed cancels out.
 """
 
 from __future__ import annotations
@@ -46,6 +51,7 @@ class Timing:
     cpu_seconds: float  # this process and its finished children
     decisions: int
     peak_rss_bytes: int
+    engine_seconds: float | None = None  # a run's time inside play_game, per its workers
 
     @property
     def rate(self) -> float:
@@ -167,13 +173,13 @@ def _runner(label: str, experiment: Experiment, jobs: int) -> Timing:
         get_reusable_executor().shutdown(wait=True)  # workers exit: their CPU gets counted
     peak = max(report.peak_rss_bytes, report.worker_peak_rss_bytes)
     return Timing(label, f"runner, {jobs} job{'s' if jobs > 1 else ''}", report.played,
-                  report.seconds, _cpu() - cpu, report.decisions, peak)
+                  report.seconds, _cpu() - cpu, report.decisions, peak, report.engine_seconds)
 
 
 def _table(rows: list[Row]) -> str:
     header = (f"{'lineup':<10}{'mode':<16}{'games':>6}{'wall s':>8}{'games/s':>9}"
               f"{'decisions/s':>12}{'CPU s':>8}{'games/CPU-s':>12}"
-              f"{'efficiency wall/CPU':>21}{'overhead wall/CPU':>19}{'peak RSS':>10}")
+              f"{'efficiency wall/CPU':>21}{'overhead wall/CPU/in run':>27}{'peak RSS':>10}")
     lines = [header, "-" * len(header)]
     for row in rows:
         t, base = row.timing, row.versus
@@ -183,15 +189,18 @@ def _table(rows: list[Row]) -> str:
                           f"{base.cpu_seconds / t.cpu_seconds:.1%}")
         elif base is not None:
             overhead = (f"{t.seconds / base.seconds - 1:.1%} / "
-                        f"{t.cpu_seconds / base.cpu_seconds - 1:.1%}")
+                        f"{t.cpu_seconds / base.cpu_seconds - 1:.1%} / "
+                        f"{t.seconds / t.engine_seconds - 1:.1%}")
         lines.append(
             f"{t.lineup:<10}{t.mode:<16}{t.games:>6}{t.seconds:>8.2f}{t.rate:>9.1f}"
             f"{t.decisions / t.seconds:>12.0f}{t.cpu_seconds:>8.2f}"
-            f"{t.games / t.cpu_seconds:>12.1f}{efficiency:>21}{overhead:>19}"
+            f"{t.games / t.cpu_seconds:>12.1f}{efficiency:>21}{overhead:>27}"
             f"{t.peak_rss_bytes / MIB:>6.0f} MiB")
     lines += [
-        "overhead: runner over bare engine, minus 1. efficiency: games/s with N jobs over "
-        "N x games/s with 1 job (wall); CPU of 1 job over CPU of N jobs (CPU).",
+        "overhead: runner over bare engine, minus 1 (wall; CPU); in run: the run's wall time "
+        "over its time inside play_game, minus 1.",
+        "efficiency: games/s with N jobs over N x games/s with 1 job (wall); CPU of 1 job over "
+        "CPU of N jobs (CPU).",
         "peak RSS: the largest process that played (the runner itself, or a worker).",
     ]
     return "\n".join(lines)

@@ -66,6 +66,7 @@ class RunReport:
     played: int  # games played by this call (0 when resuming a complete run)
     decisions: int  # decisions taken in those games
     seconds: float  # wall time spent playing and writing them
+    engine_seconds: float  # of which inside the games, summed over the processes that played
     peak_rss_bytes: int  # this process
     worker_peak_rss_bytes: int  # the largest worker process
 
@@ -184,7 +185,8 @@ def _execute(out: Path, manifest: dict[str, Any], experiment: Experiment, contex
     return RunReport(
         out=out, run_id=context.run_id, experiment=experiment, summary=summarize(out),
         played=totals.played, decisions=totals.decisions,
-        seconds=time.perf_counter() - clock, peak_rss_bytes=peak_rss_bytes(),
+        seconds=time.perf_counter() - clock, engine_seconds=totals.engine_seconds,
+        peak_rss_bytes=peak_rss_bytes(),
         worker_peak_rss_bytes=totals.worker_rss)
 
 

@@ -49,7 +49,7 @@ class ChunkResult:
     games: int
     failures: int
     decisions: int
-    engine_seconds: float
+    engine_seconds: float  # inside play_game: the rest of the chunk's time is the runner's
     peak_rss_bytes: int
     # table name -> Arrow IPC stream, and "failures" -> JSON lines; empty once written
     files: dict[str, bytes] = field(default_factory=dict)
@@ -61,27 +61,30 @@ def play_chunk(context: RunContext, index: int, start: int, stop: int) -> ChunkR
     columns = {name: tables.Columns(name) for name in tables.TABLES}
     failures: list[dict[str, Any]] = []
     decisions = 0
-    began = time.perf_counter()
+    engine_seconds = 0.0
     # Plans first: numpy's seeding runs several times faster while it stays in the CPU caches.
     for plan in [context.schedule.plan(game) for game in range(start, stop)]:
         seated = [context.strategies[name] for name in plan.strategies]
         ids = {"run_id": context.run_id, "game": plan.index}
         clock = time.perf_counter()
         try:
-            result = play_game(box, seated, plan.seed, context.options)
+            result: GameResult | Exception = play_game(box, seated, plan.seed, context.options)
         except Exception as error:
-            failure = _failure(context.run_id, plan, error)
+            result = error
+        seconds = time.perf_counter() - clock
+        engine_seconds += seconds
+        if isinstance(result, Exception):
+            failure = _failure(context.run_id, plan, result)
             failures.append(failure)
-            columns["games"].add([_failed_game_row(plan, failure, time.perf_counter() - clock)],
-                                 **ids)
+            columns["games"].add([_failed_game_row(plan, failure, seconds)], **ids)
             continue
         decisions += result.decisions
-        _add_rows(columns, ids, plan, result, time.perf_counter() - clock)
+        _add_rows(columns, ids, plan, result, seconds)
     files = {name: _ipc(table.table()) for name, table in columns.items()}
     if failures:
         files["failures"] = "".join(json.dumps(f) + "\n" for f in failures).encode()
     return ChunkResult(index=index, games=stop - start, failures=len(failures),
-                       decisions=decisions, engine_seconds=time.perf_counter() - began,
+                       decisions=decisions, engine_seconds=engine_seconds,
                        peak_rss_bytes=peak_rss_bytes(), files=files)
 
 
