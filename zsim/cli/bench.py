@@ -70,8 +70,9 @@ class Row:
               help="Games per measurement.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=os.cpu_count() or 1,
               show_default="all cores", help="Workers of the parallel measurement.")
-@click.option("--chunk-size", type=click.IntRange(min=1), default=50, show_default=True,
-              help="Games per chunk in the runner measurements.")
+@click.option("--chunk-size", type=click.IntRange(min=1),
+              default=Experiment.model_fields["chunk_size"].default, show_default=True,
+              help="Games per chunk in the runner measurements (default: zsim run's).")
 @click.option("--repeat", type=click.IntRange(min=1), default=1, show_default=True,
               help="Times each measurement, in turns, keeping the fastest (for a busy "
                    "machine).")
