@@ -51,7 +51,7 @@ class Timing:
     cpu_seconds: float  # this process and its finished children
     decisions: int
     peak_rss_bytes: int
-    engine_seconds: float | None = None  # a run's time inside play_game, per its workers
+    engine_seconds: float | None = None  # a run's time inside play_game, all processes summed
 
     @property
     def rate(self) -> float:
