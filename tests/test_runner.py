@@ -506,9 +506,15 @@ def test_ctrl_c_in_a_parallel_run_stops_the_workers_and_loses_nothing(small_run,
         raise KeyboardInterrupt
 
     def workers() -> list[psutil.Process]:
-        return [child for child in psutil.Process().children(recursive=True)
-                if "popen_loky" in " ".join(child.cmdline())
-                and child.status() != psutil.STATUS_ZOMBIE]
+        alive = []
+        for child in psutil.Process().children(recursive=True):
+            try:
+                if (child.status() != psutil.STATUS_ZOMBIE
+                        and "popen_loky" in " ".join(child.cmdline())):
+                    alive.append(child)
+            except psutil.NoSuchProcess:  # exited, or a zombie, since it was listed
+                pass
+        return alive
 
     get_reusable_executor().shutdown(wait=True)
     monkeypatch.setattr(worker, "play_chunk", interrupt)  # this process's first own chunk
