@@ -398,6 +398,19 @@ def test_a_non_empty_or_unwritable_out_is_refused_before_any_game(tmp_path, monk
 # --- interruption and resume ---------------------------------------------------------------
 
 
+def interrupted_from(chunk: int) -> Callable[..., Any]:
+    """A stand-in for ``worker.play_chunk`` in this process: it plays the chunks numbered below
+    ``chunk`` and is stopped by Ctrl-C at the first one from ``chunk`` on."""
+    real = worker.play_chunk
+
+    def play_chunk(context: Any, index: int, start: int, stop: int) -> Any:
+        if index >= chunk:
+            raise KeyboardInterrupt
+        return real(context, index, start, stop)
+
+    return play_chunk
+
+
 def test_an_interrupted_run_resumes_without_redoing_or_losing_games(small_run, tmp_path,
                                                                   monkeypatch):
     played: list[int] = []
@@ -426,17 +439,11 @@ def test_an_interrupted_run_resumes_without_redoing_or_losing_games(small_run, t
 
 def test_a_resume_with_other_code_or_bots_is_refused_and_loses_nothing(small_run, tmp_path,
                                                                       monkeypatch):
-    def interrupt_at_chunk_2(context: Any, index: int, start: int, stop: int) -> Any:
-        if index == 2:
-            raise KeyboardInterrupt
-        return real(context, index, start, stop)
-
-    real = worker.play_chunk
-    monkeypatch.setattr(worker, "play_chunk", interrupt_at_chunk_2)
+    monkeypatch.setattr(worker, "play_chunk", interrupted_from(2))
     out = tmp_path / "run"
     with pytest.raises(RunInterrupted):
         start_run(SMALL, out)
-    monkeypatch.setattr(worker, "play_chunk", real)
+    monkeypatch.undo()
     finished = sorted(p.name for p in (out / "chunks").iterdir())
     with monkeypatch.context() as changed:
         changed.setattr(batch, "play_digest", lambda lineup: "0" * 16)
@@ -502,9 +509,6 @@ def test_a_worker_that_dies_stops_the_run_and_leaves_it_resumable(small_run, tmp
 
 def test_ctrl_c_in_a_parallel_run_stops_the_workers_and_loses_nothing(small_run, tmp_path,
                                                                      monkeypatch):
-    def interrupt(*args: Any) -> None:
-        raise KeyboardInterrupt
-
     def workers() -> list[psutil.Process]:
         alive = []
         for child in psutil.Process().children(recursive=True):
@@ -517,7 +521,7 @@ def test_ctrl_c_in_a_parallel_run_stops_the_workers_and_loses_nothing(small_run,
         return alive
 
     get_reusable_executor().shutdown(wait=True)
-    monkeypatch.setattr(worker, "play_chunk", interrupt)  # this process's first own chunk
+    monkeypatch.setattr(worker, "play_chunk", interrupted_from(0))  # its own first chunk
     out = tmp_path / "run"
     with pytest.raises(RunInterrupted):
         start_run(SMALL.with_overrides(jobs=2), out)
@@ -532,10 +536,7 @@ def test_ctrl_c_in_a_parallel_run_stops_the_workers_and_loses_nothing(small_run,
 
 
 def test_ctrl_c_exits_130_with_a_resume_hint(tmp_path, monkeypatch):
-    def interrupt(*args: Any) -> None:
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(worker, "play_chunk", interrupt)
+    monkeypatch.setattr(worker, "play_chunk", interrupted_from(0))
     out = tmp_path / "run"
     result = CliRunner().invoke(main, ["run", "--games", "4", "--jobs", "1", "--out", str(out)])
     assert result.exit_code == 130 and f"--resume {out}" in result.output
