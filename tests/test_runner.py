@@ -21,7 +21,6 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
-from joblib.externals.loky import get_reusable_executor
 
 import zsim.runner.batch as batch
 from strategies import registry
@@ -39,6 +38,7 @@ from zsim.runner import (
     ExperimentError,
     Schedule,
     arrays,
+    backends,
     chunkfile,
     game_seed,
     load_experiment,
@@ -520,7 +520,7 @@ def test_ctrl_c_in_a_parallel_run_stops_the_workers_and_loses_nothing(small_run,
                 pass
         return alive
 
-    get_reusable_executor().shutdown(wait=True)
+    backends.stop_workers()
     monkeypatch.setattr(worker, "play_chunk", interrupted_from(0))  # its own first chunk
     out = tmp_path / "run"
     with pytest.raises(RunInterrupted):

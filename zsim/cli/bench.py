@@ -29,13 +29,13 @@ from functools import partial
 from pathlib import Path
 
 import click
-from joblib.externals.loky import get_reusable_executor
 
 from strategies.model import BUILD
 from strategies.registry import UnknownStrategy, resolve
 from zsim.components import load_box
 from zsim.game import play_game
 from zsim.runner import DEFAULT_EXPERIMENT, Experiment, load_experiment
+from zsim.runner.backends import stop_workers
 from zsim.runner.batch import start_run
 from zsim.runner.worker import peak_rss_bytes
 
@@ -171,7 +171,7 @@ def _runner(label: str, experiment: Experiment, jobs: int) -> Timing:
     with tempfile.TemporaryDirectory(prefix="zsim-bench-") as tmp:
         report = start_run(experiment, Path(tmp) / "run", source="bench")
     if jobs > 1:
-        get_reusable_executor().shutdown(wait=True)  # workers exit: their CPU gets counted
+        stop_workers()  # their CPU time gets counted
     peak = max(report.peak_rss_bytes, report.worker_peak_rss_bytes)
     return Timing(label, f"runner, {jobs} job{'s' if jobs > 1 else ''}", report.played,
                   report.seconds, _cpu() - cpu, report.decisions, peak, report.engine_seconds)

@@ -86,6 +86,14 @@ def using(name: str, jobs: int, scheduler: str | None = None) -> Iterator[Pool]:
         yield Pool(sum(client.nthreads().values()), _play_on_dask)
 
 
+def stop_workers() -> None:
+    """Stop the loky worker processes that a run leaves for the next run of this process, and
+    wait until they exit (so that, for one, their CPU time is counted as this process's
+    children's). Asking loky for its executor any other way would first resize it to all cores,
+    starting worker processes only to stop them."""
+    get_reusable_executor(reuse=True).shutdown(wait=True)
+
+
 def _play_here_and_beside(context: RunContext, out: Path, pending: list[Chunk],
                           workers: int) -> Iterator[ChunkResult]:
     """Play ``pending`` in this process and in ``workers`` loky processes, each taking the next
