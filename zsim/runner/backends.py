@@ -20,13 +20,15 @@ asked for.
 
 from __future__ import annotations
 
+import threading
 from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures import Executor, Future
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from queue import SimpleQueue
 
 from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 from joblib.externals.loky import get_reusable_executor
@@ -36,9 +38,9 @@ from zsim.runner.worker import ChunkResult, RunContext, play_chunk, play_to_disk
 
 Chunk = tuple[int, int, int]  # index, first game, end
 
-# Chunks handed to each worker at a time: the one it plays and two more, so that it never
-# waits for this process, busy with a chunk of its own, to hand it the next.
-_IN_FLIGHT_PER_WORKER = 3
+# Chunks handed to each worker at a time: the one it plays and the next, which it starts as
+# soon as it finishes (``_Handout`` then hands it another at once).
+_IN_FLIGHT_PER_WORKER = 2
 
 
 class BackendError(RuntimeError):
@@ -99,25 +101,95 @@ def _play_here_and_beside(context: RunContext, out: Path, pending: list[Chunk],
     """Play ``pending`` in this process and in ``workers`` loky processes, each taking the next
     chunk when it is free. Ctrl-C, or a worker that dies, stops the workers at once; the chunks
     already on disk stay there for ``--resume``."""
-    queue = deque(pending)
-    running: set[Future[ChunkResult]] = set()
     executor = get_reusable_executor(max_workers=workers) if workers and pending else None
     try:
-        while queue or running:
-            finished = {future for future in running if future.done()}
-            running -= finished
-            for future in finished:
-                yield future.result()
-            while executor and queue and len(running) < workers * _IN_FLIGHT_PER_WORKER:
-                running.add(executor.submit(play_to_disk, context, out, *queue.popleft()))
-            if queue:
-                yield play_to_disk(context, out, *queue.popleft())
-            elif running and not finished:
-                wait(running, return_when=FIRST_COMPLETED)
+        yield from _shared(pending, partial(play_to_disk, context, out), executor,
+                           workers * _IN_FLIGHT_PER_WORKER)
     except BaseException:
         if executor:
             executor.shutdown(wait=False, kill_workers=True)
         raise
+
+
+def _shared(pending: list[Chunk], play: Callable[..., ChunkResult], executor: Executor | None,
+            in_flight: int) -> Iterator[ChunkResult]:
+    """Each chunk's result, in the order they finish: this thread plays a chunk whenever it is
+    free, ``executor`` keeps ``in_flight`` of them going. An error stops the handing out."""
+    chunks = _Handout(pending, play, executor)
+    try:
+        for _ in range(in_flight):
+            chunks.to_worker()
+        while True:
+            mine = chunks.to_self()
+            if mine is not None:
+                yield play(*mine)
+            elif chunks.all_done():
+                return
+            for future in chunks.collect(wait=mine is None):
+                yield future.result()
+    finally:
+        chunks.stop()
+
+
+class _Handout:
+    """The chunks left to play, shared by this process and loky's thread in it.
+
+    A worker's chunk that finishes hands that worker its next chunk at once, from loky's thread
+    (a done callback): this process, busy with a chunk of its own, need not come back first.
+    So a worker holds only the chunk it plays and the next, and at the end of a run it is not
+    left with several chunks while this process has nothing to play.
+    """
+
+    def __init__(self, pending: list[Chunk], play: Callable[..., ChunkResult],
+                 executor: Executor | None) -> None:
+        self._queue = deque(pending)
+        self._play = play
+        self._executor = executor
+        self._lock = threading.Lock()  # the queue and the running set change together
+        self._running: set[Future[ChunkResult]] = set()
+        self._finished: SimpleQueue[Future[ChunkResult]] = SimpleQueue()
+        self._stopped = False
+
+    def to_self(self) -> Chunk | None:
+        """The next chunk for this process to play, if any is left."""
+        with self._lock:
+            return self._queue.popleft() if self._queue else None
+
+    def to_worker(self, done: Future[ChunkResult] | None = None) -> None:
+        """Send the next chunk to the workers; called again as each of their chunks is done."""
+        if done is not None:
+            self._finished.put(done)
+            if done.cancelled() or done.exception() is not None:
+                return  # the run stops: collecting this future raises its error
+        with self._lock:
+            if self._executor is None or self._stopped or not self._queue:
+                return
+            try:
+                future = self._executor.submit(self._play, *self._queue[0])
+            except RuntimeError:  # shut down, or broken: a running future already says why
+                return
+            self._queue.popleft()  # only once submitted: a chunk is never dropped
+            self._running.add(future)
+        future.add_done_callback(self.to_worker)  # runs at once if already done: not locked
+
+    def collect(self, wait: bool) -> list[Future[ChunkResult]]:
+        """The workers' chunks done since the last call; with ``wait``, at least one."""
+        done = [self._finished.get()] if wait else []
+        while not self._finished.empty():
+            done.append(self._finished.get())
+        with self._lock:
+            self._running.difference_update(done)
+        return done
+
+    def all_done(self) -> bool:
+        """Nothing left to play, and every worker's chunk collected."""
+        with self._lock:
+            return not self._queue and not self._running
+
+    def stop(self) -> None:
+        """Hand out nothing more (done callbacks may still come)."""
+        with self._lock:
+            self._stopped = True
 
 
 def _play_on_dask(context: RunContext, out: Path, pending: list[Chunk]) -> Iterator[ChunkResult]:
