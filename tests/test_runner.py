@@ -30,7 +30,7 @@ from strategies.random_bot import RandomStrategy
 from zsim.cli import main
 from zsim.cli.bench import Timing, _fastest, _measured
 from zsim.decisions import Decision
-from zsim.game import Game
+from zsim.game import RECORD_FIELDS, Game
 from zsim.rules.scoring import CATEGORIES
 from zsim.runner import (
     DEFAULT_EXPERIMENT,
@@ -171,6 +171,18 @@ def test_tables_have_a_row_per_player_game_wall_and_reward(small_run):
     assert not (small_run / "chunks").exists()
 
 
+def test_each_row_of_the_long_tables_names_the_strategy_of_its_seat(tmp_path):
+    mixed = SMALL.with_overrides(games=12, players=[2, 3], strategies=["random", "basic"])
+    start_run(mixed, tmp_path / "run")
+    t = tables(tmp_path / "run")
+    seated = t["players"][["game", "seat", "strategy"]]
+    assert seated["strategy"].nunique() == 2
+    for name in ("walls", "rewards", "abilities", "tiles"):
+        rows = t[name].merge(seated, on=["game", "seat"], suffixes=("", "_seated"))
+        assert len(rows) == len(t[name]) > 0
+        assert (rows["strategy"] == rows["strategy_seated"]).all(), name
+
+
 def test_tiles_table_has_a_row_per_tile_a_player_got(small_run):
     t = tables(small_run)
     tiles, players = t["tiles"], t["players"]
@@ -198,7 +210,8 @@ def test_the_tiles_a_game_records_are_the_tiles_that_left_the_board(box, lineup)
                     for kind in ("palace", "emperor")}
         result = game.play()
         state = game.state
-        got = Counter(tile["kind"] for tile in result.tiles)
+        kind = RECORD_FIELDS["tiles"].index("kind")
+        got = Counter(tile[kind] for tile in result.tiles)
         assert got["palace"] == laid_out["palace"] - sum(map(len, state.palace_tiles))
         assert got["emperor"] == laid_out["emperor"] - sum(
             section.emperor_tile != NO_ONE for section in state.walls)

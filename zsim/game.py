@@ -25,6 +25,16 @@ if TYPE_CHECKING:
     from strategies.base import Strategy
 
 COLORS = ("Blue", "Yellow", "Red", "Purple")
+# What the long tables' records hold, field by field. A record is a plain tuple, not a dict: a
+# game makes dozens, and the runner turns them into columns, which tuples make several times
+# cheaper (``zsim.runner.tables``).
+RECORD_FIELDS: dict[str, tuple[str, ...]] = {
+    "walls": ("seat", "section", "tier", "vp", "tile", "face"),
+    "rewards": ("round", "aspect", "seat", "reward"),
+    "abilities": ("round", "seat", "card", "source", "suit", "trigger", "emperor", "ability",
+                  "option", "vp"),
+    "tiles": ("round", "seat", "kind", "tile", "region", "section"),
+}
 
 
 @dataclass
@@ -40,10 +50,11 @@ class GameResult:
     setup: dict[str, Any]
     stats: list[dict[str, int]]  # per seat activity counters
     start_tiles: list[str]  # the Starting tile each seat kept
-    walls: list[dict[str, Any]] = field(default_factory=list)
-    rewards: list[dict[str, Any]] = field(default_factory=list)
-    abilities: list[dict[str, Any]] = field(default_factory=list)  # tableau activations
-    tiles: list[dict[str, Any]] = field(default_factory=list)  # tiles the players got
+    # the long tables' records, tuples of RECORD_FIELDS[name]
+    walls: list[tuple[Any, ...]] = field(default_factory=list)
+    rewards: list[tuple[Any, ...]] = field(default_factory=list)
+    abilities: list[tuple[Any, ...]] = field(default_factory=list)  # tableau activations
+    tiles: list[tuple[Any, ...]] = field(default_factory=list)  # tiles the players got
     decisions: int = 0
     log: list[str] | None = None
 
@@ -86,10 +97,10 @@ class Game:
         self.strategies = strategies
         self.log: list[str] | None = [] if narrate else None
         self.decisions = 0
-        self.walls: list[dict[str, Any]] = []
-        self.rewards: list[dict[str, Any]] = []
-        self.abilities: list[dict[str, Any]] = []
-        self.tiles: list[dict[str, Any]] = []
+        self.walls: list[tuple[Any, ...]] = []
+        self.rewards: list[tuple[Any, ...]] = []
+        self.abilities: list[tuple[Any, ...]] = []
+        self.tiles: list[tuple[Any, ...]] = []
         self.rng = random.Random(seed)
         self.state: GameState = setup.build_state(self, self.options, self.rng)
         solo = [seat for seat, s in enumerate(strategies) if isinstance(s, LiSiSeat)]
@@ -126,40 +137,35 @@ class Game:
         return f"{COLORS[p.seat]} ({self.strategies[p.seat].name})"
 
     def record_reward(self, seat: int, aspect: str, reward: str) -> None:
-        self.rewards.append({"round": self.state.round, "aspect": aspect, "seat": seat,
-                             "reward": reward})
+        self.rewards.append((self.state.round, aspect, seat, reward))
 
     def record_ability(self, seat: int, card: int, option: int, vp: int) -> None:
         """One activation of a tableau card's ability, for the cards report."""
         t = self.t
         player = self.state.players[seat]
         trigger = player.emperor.get(card, t.card_trigger[card])
-        self.abilities.append({
-            "round": self.state.round, "seat": seat, "card": t.card_name[card],
-            "source": "master" if card in t.master_cards else
-                      "alchemist" if t.card_type[card] == ALCHEMIST else "card",
-            "suit": CARD_TYPES[t.card_type[card]], "trigger": COURT_ACTIONS[trigger],
-            "emperor": card in player.emperor, "ability": t.card_ability_id[card],
-            "option": option, "vp": vp,
-        })
+        source = ("master" if card in t.master_cards else
+                  "alchemist" if t.card_type[card] == ALCHEMIST else "card")
+        self.abilities.append((
+            self.state.round, seat, t.card_name[card], source, CARD_TYPES[t.card_type[card]],
+            COURT_ACTIONS[trigger], card in player.emperor, t.card_ability_id[card], option, vp,
+        ))
 
     def record_tile(self, seat: int, kind: str, index: int, region: int | None = None,
                     section: int | None = None) -> None:
         """A tile the seat got (``kind`` palace, governor, emperor or starting; ``index`` into
         the box's tiles of that kind), where it lay, and when, for the tiles table."""
-        self.tiles.append({
-            "round": self.state.round, "seat": seat, "kind": kind,
-            "tile": getattr(self.t.box, f"{kind}_tiles")[index].id,
-            "region": REGIONS[region] if region is not None else None, "section": section,
-        })
+        self.tiles.append((
+            self.state.round, seat, kind, getattr(self.t.box, f"{kind}_tiles")[index].id,
+            REGIONS[region] if region is not None else None, section,
+        ))
 
     def record_walls(self, seat: int, walls: list[tuple[int, int, int]]) -> None:
         box = self.t.box
         for section, tier, vp in walls:
             wall = self.state.walls[section]
-            self.walls.append({"seat": seat, "section": section, "tier": tier, "vp": vp,
-                               "tile": box.wall_tiles[wall.wall_tile].id,
-                               "face": wall.wall_face})
+            self.walls.append((seat, section, tier, vp, box.wall_tiles[wall.wall_tile].id,
+                               wall.wall_face))
 
     # --- the loop --------------------------------------------------------------------------
 

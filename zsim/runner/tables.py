@@ -63,28 +63,34 @@ def _fill(name: str) -> Any:
 class Columns:
     """The rows of one table of a chunk: the records as given, turned into columns at the end.
 
-    Values that all the rows of one ``add`` share (ids, the game's setup) are kept once per
-    call, not copied into every row, and repeated only in the Arrow column.
+    Records are mappings, or tuples of ``fields``. Values that all the rows of one ``add``
+    share (ids, the game's setup) are kept once per call, not copied into every row, and
+    repeated only in the Arrow column; so is the lineup that names each row's strategy.
     """
 
-    def __init__(self, table: str) -> None:
+    def __init__(self, table: str, fields: Sequence[str] | None = None) -> None:
         self.base = BASE[table]
+        self.fields = fields
         self._base_names = frozenset(self.base.names)
-        self.records: list[Mapping[str, Any]] = []
+        self.records: list[Any] = []
         self.shared: list[Mapping[str, Any]] = []
+        self.lineups: list[Sequence[str] | None] = []
         self.counts: list[int] = []
 
-    def add(self, records: Sequence[Mapping[str, Any]], **shared: Any) -> None:
-        """Append a row per record, each also getting the ``shared`` values."""
+    def add(self, records: Sequence[Any], lineup: Sequence[str] | None = None,
+            **shared: Any) -> None:
+        """Append a row per record, each also getting the ``shared`` values, and with a
+        ``lineup`` the strategy of its seat as its ``strategy``."""
         if records:
             self.records.extend(records)
             self.shared.append(shared)
+            self.lineups.append(lineup)
             self.counts.append(len(records))
 
     def table(self) -> pa.Table:
         """The Arrow table: base columns typed, extra columns typed from their first value. A
         column that a row lacks is null there, or 0 for an extra ``n_*`` counter."""
-        own = self._columns(self.records)
+        own = self._own_columns()
         shared = self._columns(self.shared)
         if not own.keys().isdisjoint(shared):
             raise ValueError(f"records repeat shared columns {sorted(own.keys() & shared)}")
@@ -98,6 +104,24 @@ class Columns:
         return pa.Table.from_arrays(
             [built[field.name] if field.name in built
              else pa.nulls(len(self.records), field.type) for field in schema], schema=schema)
+
+    def _own_columns(self) -> dict[str, list[Any]]:
+        """The records' columns, and the strategy of each row's seat where a lineup was given."""
+        if self.fields is None:
+            own = self._columns(self.records)
+        elif self.records:
+            own = dict(zip(self.fields, map(list, zip(*self.records, strict=True)), strict=True))
+        else:
+            own = {}
+        if any(lineup is not None for lineup in self.lineups):
+            if "strategy" in own:
+                raise ValueError("records name their strategy and a lineup names it too")
+            own["strategy"] = strategies = []
+            seats, at = own["seat"], 0
+            for lineup, count in zip(self.lineups, self.counts, strict=True):
+                rows, at = seats[at:at + count], at + count
+                strategies += [None] * count if lineup is None else map(lineup.__getitem__, rows)
+        return own
 
     def _columns(self, rows: list[Mapping[str, Any]]) -> dict[str, list[Any]]:
         """Rows to columns, a missing value filled in: one pass over each row's values, which

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 
 from zsim.decisions import IllegalChoice
-from zsim.game import Game, GameResult, play_game
+from zsim.game import RECORD_FIELDS, Game, GameResult, play_game
 from zsim.options import GameOptions
 from zsim.runner import chunkfile, tables
 from zsim.runner.boxfiles import unpack_box
@@ -58,7 +58,7 @@ class ChunkResult:
 def play_chunk(context: RunContext, index: int, start: int, stop: int) -> ChunkResult:
     """Play games ``start..stop-1`` (chunk number ``index``) of a run."""
     box = unpack_box(context.box_blob, context.box_digest)
-    columns = {name: tables.Columns(name) for name in tables.TABLES}
+    columns = {name: tables.Columns(name, RECORD_FIELDS.get(name)) for name in tables.TABLES}
     failures: list[dict[str, Any]] = []
     decisions = 0
     engine_seconds = 0.0
@@ -117,9 +117,7 @@ def _add_rows(columns: dict[str, tables.Columns], ids: dict[str, Any], plan: Gam
     }], **ids, **result.setup)
     for table, records in (("walls", result.walls), ("rewards", result.rewards),
                            ("abilities", result.abilities), ("tiles", result.tiles)):
-        for record in records:  # the result is this function's to consume
-            record["strategy"] = names[record["seat"]]
-        columns[table].add(records, **ids, n_players=plan.n_players)
+        columns[table].add(records, lineup=names, **ids, n_players=plan.n_players)
 
 
 def _failed_game_row(plan: GamePlan, failure: dict[str, Any], seconds: float) -> dict[str, Any]:
