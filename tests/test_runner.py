@@ -48,7 +48,7 @@ from zsim.runner import (
 )
 from zsim.runner.batch import RunInterrupted, WorkerDied, _context, resume_run, start_run
 from zsim.runner.boxfiles import load_for_run
-from zsim.runner.tables import TABLES, TIMING_COLUMNS
+from zsim.runner.tables import BASE, TABLES, TIMING_COLUMNS
 from zsim.runner.worker import peak_rss_bytes
 from zsim.state import NO_ONE
 from zsim.stats import wilson_interval
@@ -177,7 +177,8 @@ def test_each_row_of_the_long_tables_names_the_strategy_of_its_seat(tmp_path):
     t = tables(tmp_path / "run")
     seated = t["players"][["game", "seat", "strategy"]]
     assert seated["strategy"].nunique() == 2
-    for name in ("walls", "rewards", "abilities", "tiles"):
+    for name, fields in RECORD_FIELDS.items():
+        assert set(fields) < set(t[name].columns) == set(BASE[name].names)  # no stray field
         rows = t[name].merge(seated, on=["game", "seat"], suffixes=("", "_seated"))
         assert len(rows) == len(t[name]) > 0
         assert (rows["strategy"] == rows["strategy_seated"]).all(), name

@@ -115,9 +115,9 @@ def _add_rows(columns: dict[str, tables.Columns], ids: dict[str, Any], plan: Gam
         "vp_margin": totals[0] - totals[1], "decisions": result.decisions,
         "duration_s": seconds,
     }], **ids, **result.setup)
-    for table, records in (("walls", result.walls), ("rewards", result.rewards),
-                           ("abilities", result.abilities), ("tiles", result.tiles)):
-        columns[table].add(records, lineup=names, **ids, n_players=plan.n_players)
+    for table in RECORD_FIELDS:
+        columns[table].add(getattr(result, table), lineup=names, **ids,
+                           n_players=plan.n_players)
 
 
 def _failed_game_row(plan: GamePlan, failure: dict[str, Any], seconds: float) -> dict[str, Any]:
