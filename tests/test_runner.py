@@ -409,6 +409,24 @@ def test_a_non_empty_or_unwritable_out_is_refused_before_any_game(tmp_path, monk
     assert result.exit_code == 1 and "cannot write" in result.output
 
 
+def test_a_bot_that_cannot_be_pickled_is_refused_before_a_parallel_run(tmp_path):
+    bot = tmp_path / "locked.py"
+    bot.write_text("import threading\n"
+                   "from strategies.random_bot import RandomStrategy\n"
+                   "class Locked(RandomStrategy):\n"
+                   "    def __init__(self):\n"
+                   "        super().__init__()\n"
+                   "        self.lock = threading.Lock()\n")
+    spec = f"{bot}:Locked"
+    run = ["run", "--games", "4", "-s", spec, "-s", "random", "--players", "2", "--quiet"]
+    refused = CliRunner().invoke(main, [*run, "--jobs", "2", "--out", str(tmp_path / "two")])
+    assert refused.exit_code == 1
+    assert f"{spec} cannot be sent to worker processes" in refused.output
+    assert "--jobs 1" in refused.output and not (tmp_path / "two").exists()
+    alone = CliRunner().invoke(main, [*run, "--jobs", "1", "--out", str(tmp_path / "one")])
+    assert alone.exit_code == 0, alone.output
+
+
 # --- interruption and resume ---------------------------------------------------------------
 
 

@@ -32,6 +32,7 @@ from queue import SimpleQueue
 
 from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 from joblib.externals.loky import get_reusable_executor
+from joblib.externals.loky.backend.reduction import dumps
 
 from zsim.runner import chunkfile
 from zsim.runner.worker import ChunkResult, RunContext, play_chunk, play_to_disk
@@ -86,6 +87,22 @@ def using(name: str, jobs: int, scheduler: str | None = None) -> Iterator[Pool]:
             client = stack.enter_context(Client(cluster))
         stack.enter_context(parallel_config(backend="dask", n_jobs=-1))
         yield Pool(sum(client.nthreads().values()), _play_on_dask)
+
+
+def ships_chunks(backend: str, jobs: int) -> bool:
+    """Whether a run's chunks are played in other processes, which get them pickled, the
+    strategies included."""
+    return backend != "loky" or effective_n_jobs(jobs) > 1
+
+
+def pickling_error(obj: object) -> Exception | None:
+    """What stops the workers' pickler (loky's: cloudpickle) from pickling ``obj``, if anything.
+    Any exception can come out of an object's own pickling code, so any is reported."""
+    try:
+        dumps(obj)
+    except Exception as error:
+        return error
+    return None
 
 
 def stop_workers() -> None:

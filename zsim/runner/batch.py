@@ -240,6 +240,13 @@ def _context(experiment: Experiment, source: str,
             instances[name] = given[name] if given and name in given else resolve(name)
         except UnknownStrategy as error:
             raise ExperimentError(f"{source}: key 'strategies': {error}") from None
+    if backends.ships_chunks(experiment.backend, experiment.jobs):
+        for name, instance in instances.items():
+            if (error := backends.pickling_error(instance)) is not None:
+                raise ExperimentError(
+                    f"{source}: key 'strategies': {name} cannot be sent to worker processes "
+                    f"({type(error).__name__}: {error}); run it with --jobs 1, or keep only "
+                    f"picklable state in the bot")
     options, schedule = experiment.options(), experiment.schedule()
     first = schedule.plan(0)
     try:  # setting a game up checks the variants against this box (e.g. the board id)
