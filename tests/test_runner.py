@@ -381,6 +381,26 @@ def test_a_failing_strategy_fails_only_its_games(tmp_path):
     assert report.summary.table.loc["boom", "failures"] >= 2
 
 
+class Quitter(Strategy):
+    """Tries to end the whole program at its first real decision."""
+
+    name = "quitter"
+
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        sys.exit("bye")
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_bot_calling_exit_fails_only_its_games(tmp_path, jobs):
+    lineup = Experiment(games=8, players=[2], seed=3, chunk_size=2, jobs=jobs,
+                        strategies=["random", "random", "quitter"])
+    report = start_run(lineup, tmp_path / "run", strategies={"quitter": Quitter()})
+    failures = [json.loads(line)
+                for line in (tmp_path / "run" / "failures.jsonl").read_text().splitlines()]
+    assert 0 < len(failures) == report.summary.failed < 8
+    assert {(f["strategy"], f["error"]) for f in failures} == {("quitter", "SystemExit: bye")}
+
+
 def test_cli_exit_status_reflects_failures_and_max_failures(tmp_path, monkeypatch):
     monkeypatch.setitem(registry.BUILT_IN, "boom", Boom)
     args = ["run", "--games", "6", "--players", "2", "-s", "random", "-s", "boom",

@@ -1,9 +1,10 @@
 """Play one chunk of a run's games and hand back its tables, never letting one game sink it.
 
 This runs in the run's own process, in a worker process beside it, or on a Dask worker. A game
-that raises, whether a strategy failed or answered illegally or the engine broke, becomes a
-failed row and a failure record with its seed and traceback; the chunk goes on. The result
-holds the chunk's tables already serialised as Arrow IPC, ready to be written as they are.
+that raises, whether a strategy failed (even calling ``sys.exit``) or answered illegally or the
+engine broke, becomes a failed row and a failure record with its seed and traceback; the chunk
+goes on. The result holds the chunk's tables already serialised as Arrow IPC, ready to be
+written as they are.
 """
 
 from __future__ import annotations
@@ -68,12 +69,13 @@ def play_chunk(context: RunContext, index: int, start: int, stop: int) -> ChunkR
         ids = {"run_id": context.run_id, "game": plan.index}
         clock = time.perf_counter()
         try:
-            result: GameResult | Exception = play_game(box, seated, plan.seed, context.options)
-        except Exception as error:
+            result: GameResult | BaseException = play_game(box, seated, plan.seed,
+                                                           context.options)
+        except (Exception, SystemExit) as error:  # a bot calling exit() fails its game too
             result = error
         seconds = time.perf_counter() - clock
         engine_seconds += seconds
-        if isinstance(result, Exception):
+        if isinstance(result, BaseException):
             failure = _failure(context.run_id, plan, result)
             failures.append(failure)
             columns["games"].add([_failed_game_row(plan, failure, seconds)], **ids)
@@ -127,7 +129,7 @@ def _failed_game_row(plan: GamePlan, failure: dict[str, Any], seconds: float) ->
             "failed_decision": failure["decision"], "duration_s": seconds}
 
 
-def _failure(run_id: str, plan: GamePlan, error: Exception) -> dict[str, Any]:
+def _failure(run_id: str, plan: GamePlan, error: BaseException) -> dict[str, Any]:
     """The failure record: which game, who was being asked what, and the traceback."""
     seat, decision = _blame(error)
     return {
@@ -140,7 +142,7 @@ def _failure(run_id: str, plan: GamePlan, error: Exception) -> dict[str, Any]:
     }
 
 
-def _blame(error: Exception) -> tuple[int | None, str | None]:
+def _blame(error: BaseException) -> tuple[int | None, str | None]:
     """The seat and decision kind at fault, or (None, None) when the engine itself failed.
 
     An illegal answer says so itself. Otherwise the exception is a strategy's when it came out
