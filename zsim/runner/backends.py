@@ -149,10 +149,12 @@ def _shared(pending: list[Chunk], play: Callable[..., ChunkResult], executor: Ex
 
 
 class _Handout:
-    """The chunks left to play, shared by this process and loky's thread in it.
+    """The chunks left to play, shared by the thread that plays here and the executor's thread
+    that receives the workers' results (loky's, in a run).
 
-    A worker's chunk that finishes hands that worker its next chunk at once, from loky's thread
-    (a done callback): this process, busy with a chunk of its own, need not come back first.
+    A worker's chunk that finishes hands that worker its next chunk at once, from the
+    executor's thread (a done callback): this process, busy with a chunk of its own, need not
+    come back first.
     So a worker holds only the chunk it plays and the next, and at the end of a run it is not
     left with several chunks while this process has nothing to play.
     """
