@@ -154,9 +154,8 @@ class _Handout:
 
     A worker's chunk that finishes hands that worker its next chunk at once, from the
     executor's thread (a done callback): this process, busy with a chunk of its own, need not
-    come back first.
-    So a worker holds only the chunk it plays and the next, and at the end of a run it is not
-    left with several chunks while this process has nothing to play.
+    come back first. So a worker holds only the chunk it plays and the next, and at the end of
+    a run it is not left with several chunks while this process has nothing to play.
     """
 
     def __init__(self, pending: list[Chunk], play: Callable[..., ChunkResult],

@@ -74,7 +74,7 @@ class Columns:
         self._base_names = frozenset(self.base.names)
         self.records: list[Any] = []
         self.shared: list[Mapping[str, Any]] = []
-        self.lineups: list[Sequence[str] | None] = []
+        self.lineups: list[Sequence[str]] = []  # one per add, when the adds give one
         self.counts: list[int] = []
 
     def add(self, records: Sequence[Any], lineup: Sequence[str] | None = None,
@@ -84,8 +84,9 @@ class Columns:
         if records:
             self.records.extend(records)
             self.shared.append(shared)
-            self.lineups.append(lineup)
             self.counts.append(len(records))
+            if lineup is not None:
+                self.lineups.append(lineup)
 
     def table(self) -> pa.Table:
         """The Arrow table: base columns typed, extra columns typed from their first value. A
@@ -113,14 +114,14 @@ class Columns:
             own = dict(zip(self.fields, map(list, zip(*self.records, strict=True)), strict=True))
         else:
             own = {}
-        if any(lineup is not None for lineup in self.lineups):
+        if self.lineups:
             if "strategy" in own:
                 raise ValueError("records name their strategy and a lineup names it too")
             own["strategy"] = strategies = []
             seats, at = own["seat"], 0
-            for lineup, count in zip(self.lineups, self.counts, strict=True):
-                rows, at = seats[at:at + count], at + count
-                strategies += [None] * count if lineup is None else map(lineup.__getitem__, rows)
+            for lineup, count in zip(self.lineups, self.counts, strict=True):  # all adds or none
+                strategies += map(lineup.__getitem__, seats[at:at + count])
+                at += count
         return own
 
     def _columns(self, rows: list[Mapping[str, Any]]) -> dict[str, list[Any]]:
