@@ -22,6 +22,7 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
+import zsim.cli.bench as bench
 import zsim.runner.batch as batch
 from strategies import registry
 from strategies.base import Strategy
@@ -655,6 +656,28 @@ def test_bench_measures_a_chosen_lineup_and_refuses_unknown_bots():
     assert "4 random" not in result.output
     bad = CliRunner().invoke(main, ["bench", "--games", "3", "-s", "no_such_bot"])
     assert bad.exit_code == 2 and "no_such_bot" in bad.output
+
+
+def test_bench_plays_each_lineup_untimed_before_measuring_it(monkeypatch):
+    """One-time costs of the process (imports, the box) must not land in the first
+    measurement: a warm-up run of a few games comes before the engine and runner are timed."""
+    calls: list[tuple[Any, ...]] = []
+    real_run, real_engine = bench.start_run, bench._engine
+
+    def run(experiment, out, **kwargs):
+        calls.append(("run", experiment.games, experiment.jobs))
+        return real_run(experiment, out, **kwargs)
+
+    def engine(label, experiment):
+        calls.append(("engine", experiment.games))
+        return real_engine(label, experiment)
+
+    monkeypatch.setattr(bench, "start_run", run)
+    monkeypatch.setattr(bench, "_engine", engine)
+    result = CliRunner().invoke(main, ["bench", "--games", "20", "--jobs", "1", "-s", "random",
+                                       "--players", "2"])
+    assert result.exit_code == 0, result.output
+    assert calls == [("run", 8, 1), ("engine", 20), ("run", 20, 1)]
 
 
 def test_bench_repeats_take_turns_and_keep_the_fastest_of_each_mode():

@@ -11,6 +11,13 @@ its worker processes (the worker pool is shut down after each parallel run so th
 operating system accounts for it): games per CPU-second is the one-core speed however busy the
 machine is, and the CPU ratios show the overheads of the runner and of parallelism.
 
+Before any measurement, each lineup plays a few games through the runner with the parallel
+measurement's jobs (``_warm_up``). Whatever a process does only once (importing the summary's
+statistics libraries, loading the box, starting loky's resource-tracker processes) then falls in
+no measurement: otherwise the first one-job run alone would pay half a second of imports, which
+made one job look slower and the parallel efficiency look better than they are. Each parallel
+measurement still starts its worker processes, as every ``zsim run`` does.
+
 The overhead over the bare engine compares two runs, and on a busy machine two runs of the
 same games differ by several percent, as much as the overhead itself. So the one-job runner's
 overhead is also given in run: its wall time over the time its games spent inside
@@ -32,11 +39,11 @@ import click
 
 from strategies.model import BUILD
 from strategies.registry import UnknownStrategy, resolve
-from zsim.components import load_box
 from zsim.game import play_game
 from zsim.runner import DEFAULT_EXPERIMENT, Experiment, load_experiment
 from zsim.runner.backends import stop_workers
 from zsim.runner.batch import start_run
+from zsim.runner.boxfiles import load_for_run
 from zsim.runner.worker import peak_rss_bytes
 
 MIB = 1024 * 1024
@@ -103,6 +110,7 @@ def command(games: int, jobs: int, chunk_size: int, repeat: int, strategies: tup
     for label, base in lineups.items():
         experiment = base.with_overrides(games=games, chunk_size=chunk_size, jobs=1,
                                          backend="loky", max_failures=games)
+        _warm_up(experiment.with_overrides(jobs=jobs))
         measures = [partial(_engine, label, experiment), partial(_runner, label, experiment, 1)]
         if jobs > 1:
             measures.append(partial(_runner, label, experiment.with_overrides(jobs=jobs), jobs))
@@ -141,6 +149,15 @@ def _measured(measure: Callable[[], Timing]) -> Timing:
     return measure()
 
 
+def _warm_up(experiment: Experiment) -> None:
+    """Play a few games of ``experiment`` through the runner, untimed, and stop its workers."""
+    with tempfile.TemporaryDirectory(prefix="zsim-bench-") as tmp:
+        start_run(experiment.with_overrides(games=min(experiment.games, 8)), Path(tmp) / "run",
+                  source="bench")
+    if experiment.jobs > 1:
+        stop_workers()
+
+
 def _cpu() -> float:
     """User + system CPU seconds of this process and of its children that have exited."""
     total = 0.0
@@ -151,8 +168,9 @@ def _cpu() -> float:
 
 
 def _engine(label: str, experiment: Experiment) -> Timing:
-    """The bare engine: the same games, played in a plain loop with no runner around them."""
-    box = load_box(experiment.box_dir())
+    """The bare engine: the same games, played in a plain loop with no runner around them, on
+    the box the runner plays (its variants applied, its per-box caches as warm)."""
+    box, _, _ = load_for_run(experiment.box_dir(), experiment.variant_set().box)
     options = experiment.options()
     instances = {name: resolve(name) for name in experiment.strategies}
     schedule = experiment.schedule()
