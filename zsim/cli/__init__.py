@@ -1,35 +1,37 @@
-"""The ``zsim`` command line: one click group, each subcommand in its own module."""
+"""The ``zsim`` command line: one click group, each subcommand in its own module.
+
+A subcommand's module is imported only when that command runs (or when ``--help`` lists them
+all), so a command pays only for what it uses: ``zsim --version`` loads no pandas, and
+``zsim run`` can start its worker processes before it imports the rest of the runner.
+"""
 
 from __future__ import annotations
+
+from importlib import import_module
 
 import click
 
 from zsim import __version__
 
+# The subcommands, each the ``command`` of the module ``zsim.cli.<name>``.
+COMMANDS = ("bench", "compare", "components", "play", "regress", "replay", "report", "run",
+            "sweep", "strategies")
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+class _LazyGroup(click.Group):
+    """A group whose subcommands are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        command: click.Command = import_module(f"{__name__}.{cmd_name}").command
+        return command
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="zsim")
 def main() -> None:
     """Simulate Zhanguo: The First Empire and measure its balance."""
-
-
-def _register() -> None:
-    from zsim.cli import (
-        bench,
-        compare,
-        components,
-        play,
-        regress,
-        replay,
-        report,
-        run,
-        strategies,
-        sweep,
-    )
-
-    for module in (components, play, strategies, run, replay, report, compare, sweep, regress,
-                   bench):
-        main.add_command(module.command)
-
-
-_register()
