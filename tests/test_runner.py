@@ -560,32 +560,65 @@ def test_a_worker_that_dies_stops_the_run_and_leaves_it_resumable(small_run, tmp
     assert_same_tables(small_run, out)
 
 
+def loky_workers() -> list[psutil.Process]:
+    """This process's loky worker processes that are still alive."""
+    alive = []
+    for child in psutil.Process().children(recursive=True):
+        try:
+            if (child.status() != psutil.STATUS_ZOMBIE
+                    and "popen_loky" in " ".join(child.cmdline())):
+                alive.append(child)
+        except psutil.NoSuchProcess:  # exited, or a zombie, since it was listed
+            pass
+    return alive
+
+
+def assert_workers_go() -> None:
+    """Stopped workers are not waited for: they go within moments."""
+    for _ in range(50):
+        if not loky_workers():
+            break
+        time.sleep(0.1)
+    assert not loky_workers()
+
+
 def test_ctrl_c_in_a_parallel_run_stops_the_workers_and_loses_nothing(small_run, tmp_path,
                                                                      monkeypatch):
-    def workers() -> list[psutil.Process]:
-        alive = []
-        for child in psutil.Process().children(recursive=True):
-            try:
-                if (child.status() != psutil.STATUS_ZOMBIE
-                        and "popen_loky" in " ".join(child.cmdline())):
-                    alive.append(child)
-            except psutil.NoSuchProcess:  # exited, or a zombie, since it was listed
-                pass
-        return alive
-
     backends.stop_workers()
     monkeypatch.setattr(worker, "play_chunk", interrupted_from(0))  # its own first chunk
     out = tmp_path / "run"
     with pytest.raises(RunInterrupted):
         start_run(SMALL.with_overrides(jobs=2), out)
-    for _ in range(50):  # stopped, not waited for: they go within moments
-        if not workers():
-            break
-        time.sleep(0.1)
-    assert not workers()
+    assert_workers_go()
     monkeypatch.undo()
     resume_run(out, jobs=2)
     assert_same_tables(small_run, out)
+
+
+def test_workers_started_ahead_are_the_ones_the_run_plays_on(small_run, tmp_path):
+    backends.stop_workers()
+    backends.start_workers("loky", 1)
+    backends.start_workers("dask", 2)  # Dask's workers are the cluster's own
+    assert not loky_workers()
+    backends.start_workers("loky", 2)
+    ahead = {process.pid for process in loky_workers()}
+    assert len(ahead) == 1
+    out = tmp_path / "run"
+    report = start_run(SMALL.with_overrides(jobs=2), out)
+    assert report.worker_peak_rss_bytes > 0  # the worker played chunks
+    assert {process.pid for process in loky_workers()} == ahead  # and it is the one started
+    assert_same_tables(small_run, out)
+
+
+def test_a_run_refused_before_its_first_game_stops_the_workers_it_started(tmp_path):
+    backends.stop_workers()
+    out = tmp_path / "taken"
+    out.mkdir()
+    (out / "x").touch()
+    result = CliRunner().invoke(main, ["run", "--games", "4", "--jobs", "2", "--quiet",
+                                       "--out", str(out)])
+    assert result.exit_code == 1 and "not empty" in result.output
+    assert_workers_go()
 
 
 def test_ctrl_c_exits_130_with_a_resume_hint(tmp_path, monkeypatch):

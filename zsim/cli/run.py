@@ -5,15 +5,18 @@ from __future__ import annotations
 import sys
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from zsim.options import OptionError
 from zsim.runner import DEFAULT_EXPERIMENT, ExperimentError, load_experiment
-from zsim.runner.backends import BackendError
-from zsim.runner.batch import RunInterrupted, RunReport, WorkerDied, resume_run, start_run
-from zsim.runner.writer import OutputError
+from zsim.runner.backends import BackendError, start_workers, stop_workers
 from zsim.variants import parse as parse_variants
+
+if TYPE_CHECKING:
+    from zsim.runner import Experiment
+    from zsim.runner.batch import RunReport
 
 EXIT_INTERRUPTED = 130
 
@@ -65,18 +68,18 @@ def command(experiment_file: Path | None, games: int | None, players: tuple[int,
             raise click.UsageError("--solo plays one --strategy against Li Si on 2 seats")
         strategies, players = (*(strategies or ("greedy",)), f"lisi-{lisi_level}"), (2,)
     progress = not quiet and sys.stderr.isatty()
-    try:
-        if resume is not None:
-            what = [name for name, given in (
-                ("EXPERIMENT_FILE", experiment_file), ("--games", games), ("--players", players),
-                ("--strategy", strategies), ("--seats", seats), ("--seed", seed),
-                ("--out", out), ("--variant", variants), ("--chunk-size", chunk_size)) if given]
-            if what:
-                raise click.UsageError(f"--resume finishes a run as it was started; "
-                                       f"{', '.join(what)} cannot change it")
-            report = resume_run(resume, progress=progress, **execution)
-        else:
-            path = experiment_file or DEFAULT_EXPERIMENT
+    experiment: Experiment | None = None
+    if resume is not None:
+        what = [name for name, given in (
+            ("EXPERIMENT_FILE", experiment_file), ("--games", games), ("--players", players),
+            ("--strategy", strategies), ("--seats", seats), ("--seed", seed),
+            ("--out", out), ("--variant", variants), ("--chunk-size", chunk_size)) if given]
+        if what:
+            raise click.UsageError(f"--resume finishes a run as it was started; "
+                                   f"{', '.join(what)} cannot change it")
+    else:
+        path = experiment_file or DEFAULT_EXPERIMENT
+        try:
             experiment = load_experiment(path)
             experiment = experiment.with_overrides(
                 games=games, players=list(players) or None,
@@ -85,13 +88,24 @@ def command(experiment_file: Path | None, games: int | None, players: tuple[int,
                 variants=[*(f"{k}={v}" for k, v in experiment.variants.items()),
                           *parse_variants(variants).as_strings()] if variants else None,
                 **execution)
-            out = out or Path("runs") / f"{experiment.name}-{datetime.now():%Y%m%d-%H%M%S}"
-            if not quiet:
-                click.echo(f"{experiment.games} games of {experiment.name} "
-                           f"({', '.join(experiment.strategies)}; players "
-                           f"{'/'.join(map(str, experiment.players))}) -> {out}", err=True)
+        except (ExperimentError, OptionError) as error:
+            raise click.ClickException(str(error)) from error
+        start_workers(experiment.backend, experiment.jobs)  # they start while the runner loads
+        out = out or Path("runs") / f"{experiment.name}-{datetime.now():%Y%m%d-%H%M%S}"
+        if not quiet:
+            click.echo(f"{experiment.games} games of {experiment.name} "
+                       f"({', '.join(experiment.strategies)}; players "
+                       f"{'/'.join(map(str, experiment.players))}) -> {out}", err=True)
+    from zsim.runner.batch import RunInterrupted, WorkerDied, resume_run, start_run
+    from zsim.runner.writer import OutputError
+
+    try:
+        if experiment is None:
+            report = resume_run(resume, progress=progress, **execution)
+        else:
             report = start_run(experiment, out, source=str(path), progress=progress)
     except (ExperimentError, OutputError, BackendError, OptionError) as error:
+        stop_workers(kill=True)  # refused before any game: exit without waiting for them
         raise click.ClickException(str(error)) from error
     except RunInterrupted as interrupted:
         click.echo(f"\n{interrupted}", err=True)

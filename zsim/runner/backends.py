@@ -12,6 +12,12 @@ beside its caller (one job means no worker at all), hence loky's executor itself
 their chunk files themselves, so what comes back is a few counts: no worker waits for this
 process, busy with a chunk of its own, to read a chunk's bytes off a pipe.
 
+A worker's start costs CPU whenever it happens, but it need not delay the run: ``zsim run``
+calls ``start_workers`` as soon as it knows how many it needs, and the workers start, import the
+code that plays chunks and wait, on a core this process leaves idle while it imports the rest of
+the runner and loads the box. For the same reason this module imports the worker code only when a
+run plays: ``start_workers`` needs no more than loky.
+
 On Dask, ``joblib.Parallel`` with the Dask backend sends the chunks to the cluster, whose
 workers need not share a disk with this process: their results carry the chunk's bytes, and
 this process writes them. Dask is optional (``pip install zsim[dask]``) and imported only when
@@ -20,6 +26,7 @@ asked for.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -27,15 +34,20 @@ from concurrent.futures import Executor, Future
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from functools import partial
+from importlib import import_module
 from pathlib import Path
 from queue import SimpleQueue
+from typing import TYPE_CHECKING
 
 from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 from joblib.externals.loky import get_reusable_executor
 from joblib.externals.loky.backend.reduction import dumps
 
-from zsim.runner import chunkfile
-from zsim.runner.worker import ChunkResult, RunContext, play_chunk, play_to_disk
+if TYPE_CHECKING:
+    from zsim.runner.worker import ChunkResult, RunContext
+
+# What a chunk runs: a worker imports it as it starts, before any chunk reaches it.
+_WORKER_MODULE = "zsim.runner.worker"
 
 Chunk = tuple[int, int, int]  # index, first game, end
 
@@ -105,12 +117,34 @@ def pickling_error(obj: object) -> Exception | None:
     return None
 
 
-def stop_workers() -> None:
+def start_workers(backend: str, jobs: int) -> None:
+    """Start the worker processes of a run with ``jobs`` on ``backend`` now, so that their start
+    overlaps this process's own loading and the run finds them ready. loky starts all of a
+    pool's processes at its first call, and each imports the worker code as it starts, so one
+    call that does nothing is enough. Nothing to do for one job, or on Dask (its workers are the
+    cluster's)."""
+    workers = effective_n_jobs(jobs) - 1 if backend == "loky" else 0
+    if workers > 0:
+        _loky(workers).submit(os.getpid)
+
+
+def _loky(workers: int) -> Executor:
+    """loky's reusable pool of ``workers`` processes, which import the worker code as they start.
+    Asked for the same way every time, so that it hands back the processes already started
+    rather than starting new ones."""
+    return get_reusable_executor(max_workers=workers, initializer=import_module,
+                                 initargs=(_WORKER_MODULE,))
+
+
+def stop_workers(kill: bool = False) -> None:
     """Stop the loky worker processes that a run leaves for the next run of this process, and
     wait until they exit (so that, for one, their CPU time is counted as this process's
-    children's). Asking loky for its executor any other way would first resize it to all cores,
-    starting worker processes only to stop them."""
-    get_reusable_executor(reuse=True).shutdown(wait=True)
+    children's); with ``kill``, terminate them and return at once, as when a run is refused
+    before it plays (a worker still starting would otherwise hold up the exit).
+
+    Asking loky for its executor any other way would first resize it to all cores, starting
+    worker processes only to stop them."""
+    get_reusable_executor(reuse=True).shutdown(wait=not kill, kill_workers=kill)
 
 
 def _play_here_and_beside(context: RunContext, out: Path, pending: list[Chunk],
@@ -118,9 +152,11 @@ def _play_here_and_beside(context: RunContext, out: Path, pending: list[Chunk],
     """Play ``pending`` in this process and in ``workers`` loky processes, each taking the next
     chunk when it is free. Ctrl-C, or a worker that dies, stops the workers at once; the chunks
     already on disk stay there for ``--resume``."""
-    executor = get_reusable_executor(max_workers=workers) if workers and pending else None
+    from zsim.runner import worker
+
+    executor = _loky(workers) if workers and pending else None
     try:
-        yield from _shared(pending, partial(play_to_disk, context, out), executor,
+        yield from _shared(pending, partial(worker.play_to_disk, context, out), executor,
                            workers * _IN_FLIGHT_PER_WORKER)
     except BaseException:
         if executor:
@@ -213,8 +249,10 @@ class _Handout:
 def _play_on_dask(context: RunContext, out: Path, pending: list[Chunk]) -> Iterator[ChunkResult]:
     """Results as they finish; joblib dispatches only a few chunks ahead, so neither the
     pending tasks nor the results pile up in memory."""
+    from zsim.runner import chunkfile, worker
+
     parallel = Parallel(return_as="generator_unordered", batch_size=1, pre_dispatch="2*n_jobs")
-    for chunk in parallel(delayed(play_chunk)(context, index, start, stop)
+    for chunk in parallel(delayed(worker.play_chunk)(context, index, start, stop)
                           for index, start, stop in pending):
         chunkfile.write(out, chunk.index, chunk.files)
         yield chunk
