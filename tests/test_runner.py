@@ -601,7 +601,10 @@ def test_workers_started_ahead_are_the_ones_the_run_plays_on(small_run, tmp_path
     backends.start_workers("dask", 2)  # Dask's workers are the cluster's own
     assert not loky_workers()
     backends.start_workers("loky", 2)
-    ahead = {process.pid for process in loky_workers()}
+    for _ in range(50):  # started at once, but a process shows as one only once it has exec'd
+        if ahead := {process.pid for process in loky_workers()}:
+            break
+        time.sleep(0.1)
     assert len(ahead) == 1
     out = tmp_path / "run"
     report = start_run(SMALL.with_overrides(jobs=2), out)

@@ -96,6 +96,7 @@ def command(experiment_file: Path | None, games: int | None, players: tuple[int,
             click.echo(f"{experiment.games} games of {experiment.name} "
                        f"({', '.join(experiment.strategies)}; players "
                        f"{'/'.join(map(str, experiment.players))}) -> {out}", err=True)
+    # The runner is imported only now, while the workers start (zsim.runner.backends).
     from zsim.runner.batch import RunInterrupted, WorkerDied, resume_run, start_run
     from zsim.runner.writer import OutputError
 
