@@ -490,6 +490,18 @@ def test_an_interrupted_run_resumes_without_redoing_or_losing_games(small_run, t
     assert [s["status"] for s in run["sessions"]] == ["interrupted", "complete"]
 
 
+def test_a_resume_replays_every_game_when_the_chunks_folder_was_removed(small_run, tmp_path,
+                                                                         monkeypatch):
+    monkeypatch.setattr(worker, "play_chunk", interrupted_from(2))
+    out = tmp_path / "run"
+    with pytest.raises(RunInterrupted):
+        start_run(SMALL, out)
+    shutil.rmtree(out / "chunks")
+    monkeypatch.undo()
+    resume_run(out)
+    assert_same_tables(small_run, out)
+
+
 def test_a_resume_with_other_code_or_bots_is_refused_and_loses_nothing(small_run, tmp_path,
                                                                       monkeypatch):
     monkeypatch.setattr(worker, "play_chunk", interrupted_from(2))

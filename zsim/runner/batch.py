@@ -162,6 +162,7 @@ def _execute(out: Path, manifest: dict[str, Any], experiment: Experiment, contex
     totals = _Totals()
     clock = time.perf_counter()
     if manifest["status"] != "complete":
+        (out / chunkfile.CHUNKS).mkdir(exist_ok=True)  # removed by hand: its games play again
         finished = chunkfile.finished(out)
         pending = [chunk for chunk in bounds if chunk[0] not in finished]
         done = sum(stop - start for index, start, stop in bounds if index in finished)
