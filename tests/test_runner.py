@@ -464,6 +464,16 @@ def interrupted_from(chunk: int) -> Callable[..., Any]:
     return play_chunk
 
 
+def interrupted_run(out: Path, chunk: int, experiment: Experiment = SMALL) -> Path:
+    """``experiment`` run into ``out`` and stopped by Ctrl-C at chunk number ``chunk`` (played
+    in this process, ``interrupted_from``)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(worker, "play_chunk", interrupted_from(chunk))
+        with pytest.raises(RunInterrupted):
+            start_run(experiment, out)
+    return out
+
+
 def test_an_interrupted_run_resumes_without_redoing_or_losing_games(small_run, tmp_path,
                                                                   monkeypatch):
     played: list[int] = []
@@ -490,25 +500,16 @@ def test_an_interrupted_run_resumes_without_redoing_or_losing_games(small_run, t
     assert [s["status"] for s in run["sessions"]] == ["interrupted", "complete"]
 
 
-def test_a_resume_replays_every_game_when_the_chunks_folder_was_removed(small_run, tmp_path,
-                                                                         monkeypatch):
-    monkeypatch.setattr(worker, "play_chunk", interrupted_from(2))
-    out = tmp_path / "run"
-    with pytest.raises(RunInterrupted):
-        start_run(SMALL, out)
+def test_a_resume_replays_every_game_when_the_chunks_folder_was_removed(small_run, tmp_path):
+    out = interrupted_run(tmp_path / "run", 2)
     shutil.rmtree(out / "chunks")
-    monkeypatch.undo()
     resume_run(out)
     assert_same_tables(small_run, out)
 
 
 def test_a_resume_with_other_code_or_bots_is_refused_and_loses_nothing(small_run, tmp_path,
                                                                       monkeypatch):
-    monkeypatch.setattr(worker, "play_chunk", interrupted_from(2))
-    out = tmp_path / "run"
-    with pytest.raises(RunInterrupted):
-        start_run(SMALL, out)
-    monkeypatch.undo()
+    out = interrupted_run(tmp_path / "run", 2)
     finished = sorted(p.name for p in (out / "chunks").iterdir())
     with monkeypatch.context() as changed:
         changed.setattr(batch, "play_digest", lambda lineup: "0" * 16)
@@ -594,15 +595,10 @@ def assert_workers_go() -> None:
     assert not loky_workers()
 
 
-def test_ctrl_c_in_a_parallel_run_stops_the_workers_and_loses_nothing(small_run, tmp_path,
-                                                                     monkeypatch):
+def test_ctrl_c_in_a_parallel_run_stops_the_workers_and_loses_nothing(small_run, tmp_path):
     backends.stop_workers()
-    monkeypatch.setattr(worker, "play_chunk", interrupted_from(0))  # its own first chunk
-    out = tmp_path / "run"
-    with pytest.raises(RunInterrupted):
-        start_run(SMALL.with_overrides(jobs=2), out)
+    out = interrupted_run(tmp_path / "run", 0, SMALL.with_overrides(jobs=2))  # its first chunk
     assert_workers_go()
-    monkeypatch.undo()
     resume_run(out, jobs=2)
     assert_same_tables(small_run, out)
 
