@@ -12,7 +12,7 @@ operating system accounts for it): games per CPU-second is the one-core speed ho
 machine is, and the CPU ratios show the overheads of the runner and of parallelism.
 
 Before any measurement, each lineup plays a few games through the runner with the parallel
-measurement's jobs (``_warm_up``). Whatever a process does only once (importing the summary's
+measurement's jobs. Whatever a process does only once (importing the summary's
 statistics libraries, loading the box, starting loky's resource-tracker processes) then falls in
 no measurement: otherwise the first one-job run alone would pay half a second of imports, which
 made one job look slower and the parallel efficiency look better than they are. Each parallel
@@ -110,10 +110,11 @@ def command(games: int, jobs: int, chunk_size: int, repeat: int, strategies: tup
     for label, base in lineups.items():
         experiment = base.with_overrides(games=games, chunk_size=chunk_size, jobs=1,
                                          backend="loky", max_failures=games)
-        _warm_up(experiment.with_overrides(jobs=jobs))
-        measures = [partial(_engine, label, experiment), partial(_runner, label, experiment, 1)]
+        # Untimed: what a process does only once falls in no measurement (see above).
+        _runner("warm-up", experiment.with_overrides(games=min(games, 8), jobs=jobs))
+        measures = [partial(_engine, label, experiment), partial(_runner, label, experiment)]
         if jobs > 1:
-            measures.append(partial(_runner, label, experiment.with_overrides(jobs=jobs), jobs))
+            measures.append(partial(_runner, label, experiment.with_overrides(jobs=jobs)))
         engine, single, *parallel = _fastest(repeat, measures)
         rows += [Row(engine), Row(single, versus=engine)]
         rows += [Row(timing, versus=single, jobs=jobs) for timing in parallel]
@@ -149,15 +150,6 @@ def _measured(measure: Callable[[], Timing]) -> Timing:
     return measure()
 
 
-def _warm_up(experiment: Experiment) -> None:
-    """Play a few games of ``experiment`` through the runner, untimed, and stop its workers."""
-    with tempfile.TemporaryDirectory(prefix="zsim-bench-") as tmp:
-        start_run(experiment.with_overrides(games=min(experiment.games, 8)), Path(tmp) / "run",
-                  source="bench")
-    if experiment.jobs > 1:
-        stop_workers()
-
-
 def _cpu() -> float:
     """User + system CPU seconds of this process and of its children that have exited."""
     total = 0.0
@@ -184,7 +176,9 @@ def _engine(label: str, experiment: Experiment) -> Timing:
                   _cpu() - cpu, decisions, peak_rss_bytes())
 
 
-def _runner(label: str, experiment: Experiment, jobs: int) -> Timing:
+def _runner(label: str, experiment: Experiment) -> Timing:
+    """``zsim run``'s runner on ``experiment``, into a temporary directory."""
+    jobs = experiment.jobs
     cpu = _cpu()
     with tempfile.TemporaryDirectory(prefix="zsim-bench-") as tmp:
         report = start_run(experiment, Path(tmp) / "run", source="bench")

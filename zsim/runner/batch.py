@@ -162,7 +162,8 @@ def _execute(out: Path, manifest: dict[str, Any], experiment: Experiment, contex
     totals = _Totals()
     clock = time.perf_counter()
     if manifest["status"] != "complete":
-        (out / chunkfile.CHUNKS).mkdir(exist_ok=True)  # removed by hand: its games play again
+        # new, or removed by hand (whose games then play again)
+        (out / chunkfile.CHUNKS).mkdir(exist_ok=True)
         finished = chunkfile.finished(out)
         pending = [chunk for chunk in bounds if chunk[0] not in finished]
         done = sum(stop - start for index, start, stop in bounds if index in finished)

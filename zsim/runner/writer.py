@@ -47,7 +47,6 @@ def prepare_out(out: Path) -> None:
             pass
     except OSError as error:
         raise OutputError(f"--out {out}: cannot write there: {error.strerror}") from None
-    (out / CHUNKS).mkdir()
 
 
 def write_json(path: Path, data: dict[str, Any]) -> None:
