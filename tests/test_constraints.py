@@ -112,3 +112,14 @@ def test_zsim_run_refuses_a_bad_id_with_the_experiment_key(tmp_path):
                                        str(tmp_path / "run")])
     assert result.exit_code == 1
     assert "key 'variants'" in result.output and "'wall_nope'" in result.output
+
+
+def test_a_constraint_impossible_for_one_of_the_player_counts_is_refused_at_once(tmp_path):
+    from zsim.runner.batch import start_run
+    from zsim.runner.experiment import Experiment, ExperimentError
+
+    experiment = Experiment(games=4, players=[2, 4], strategies=["random"], jobs=1,
+                            variants={"setup.exclude.palace_tiles": "palace_laws"})
+    with pytest.raises(ExperimentError, match="with 4 players"):
+        start_run(experiment, tmp_path / "run")
+    assert not (tmp_path / "run" / "players.parquet").exists()
