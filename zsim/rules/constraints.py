@@ -228,3 +228,13 @@ def settle_mausoleum(options: GameOptions, spots: Sequence[MausoleumSpot]) -> No
             raise OptionError(f"variant setup.exclude.mausoleum_layout: no other tile can take "
                               f"the place of {spot.binding}:{spot.condition}")
         replace(i, others[0])
+
+
+def component_ids(box: Box, t: Tables, kind: str) -> list[str]:
+    """Every id a constraint on ``kind`` can name, in box order (``SPOT:CONDITION`` pairs in
+    grid order for the Mausoleum layout)."""
+    if kind == "mausoleum_layout":
+        return [f"{spot}:{c}" for spot, conditions in _mausoleum_spots(box).items()
+                for c in conditions]
+    ids = list(dict.fromkeys(_pools(box, t, 4)[kind][0]))
+    return [*ids, BLANK_GOVERNOR] if kind == "governor_tiles" else ids
