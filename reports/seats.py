@@ -72,10 +72,11 @@ def _comparison(model: SeatModel, term: str, rows: pd.DataFrame, labels: list[st
     far = int(np.argmax(np.abs(rows["adjusted"].to_numpy(float) - fair)))
     best = rows.iloc[far]
     relative = best["adjusted"] / fair - 1
+    level = labels[far].replace("\n", " (") + (")" if "\n" in labels[far] else "")
     return Comparison(
         label=f"{TERMS[term]}, {player_count_label(model.n_players)}",
         claim=(f"In {model.n_players}-player games, adjusted for {others}, {TERMS[term]} "
-               f"{labels[far]} wins {best['adjusted']:.1%} (95% CI {best['low']:.1%} to "
+               f"{level} wins {best['adjusted']:.1%} (95% CI {best['low']:.1%} to "
                f"{best['high']:.1%}) against a fair {fair:.0%}: {abs(relative):.0%} "
                f"{'more' if relative > 0 else 'fewer'} wins than fair"),
         method="Wald test of the term in a logistic model of the win share, game-clustered",
@@ -136,6 +137,9 @@ def _refusal_notes(model: SeatModel) -> list[Note]:
         if term == "strategy" or (term == "colour" and model.colour_is_seat
                                   and "seat" in model.tests):
             continue  # nothing to conclude about strategies here; colour shown as the seat
+        if term == "colour" and model.colour_is_seat:
+            why = ("every seat had the same colour in every game, so colour goes with the seat "
+                   "and is refused with it")
         notes.append(Note(f"{player_count_label(model.n_players)}: no conclusion about "
                           f"{TERMS[term]}: {why}.", warning=True))
     return notes

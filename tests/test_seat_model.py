@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -106,10 +108,14 @@ def test_the_section_draws_colour_labelled_seats_or_refuses_them_saying_why():
     seat_axis = figure.figure.axes[0]
     labels = [t.get_text() for t in seat_axis.get_xticklabels()]
     assert labels == [f"{c}\nseat {s}" for s, c in enumerate(COLORS)]
+    claims = " ".join(c.claim for c in figure.comparisons)
+    assert re.search(r"seat (Blue|Yellow|Red|Purple) \(seat \d\) wins", claims)
+    assert "\n" not in claims
     bars = [patch.get_facecolor() for patch in seat_axis.patches]
     assert bars[0][2] > bars[0][0] and bars[2][0] > bars[2][2]  # Blue is blue, Red is red
     rotated = _games(240, ("a", "b", "c", "d", "e", "f"), "rotate", lambda *_: 1.0)
     built = section(_Data(rotated))
     notes = [b.text for b in built.blocks if hasattr(b, "text")]
     assert any("no conclusion about seat" in n and "same seat order" in n for n in notes)
+    assert any("no conclusion about colour" in n and "refused with it" in n for n in notes)
     assert all(ax.get_title() != "seat" for f in built.figures for ax in f.figure.axes)
