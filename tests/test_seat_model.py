@@ -119,3 +119,16 @@ def test_the_section_draws_colour_labelled_seats_or_refuses_them_saying_why():
     assert any("no conclusion about seat" in n and "same seat order" in n for n in notes)
     assert any("no conclusion about colour" in n and "refused with it" in n for n in notes)
     assert all(ax.get_title() != "seat" for f in built.figures for ax in f.figure.axes)
+
+
+def test_with_dealt_colours_seats_are_numbered_and_colours_get_their_own_coloured_panel():
+    dealt = _games(240, ("a", "b", "c", "d"), "balanced", lambda *_: 1.0, colour_deal=True)
+    figure = section(_Data(dealt)).figures[0]
+    titles = [ax.get_title() for ax in figure.figure.axes]
+    assert titles[:2] == ["seat", "colour"]
+    seat_axis, colour_axis = figure.figure.axes[:2]
+    assert [t.get_text() for t in seat_axis.get_xticklabels()] == [f"seat {s}" for s in range(4)]
+    names = [t.get_text() for t in colour_axis.get_xticklabels()]
+    assert sorted(names) == sorted(COLORS)
+    yellow = colour_axis.patches[names.index("Yellow")].get_facecolor()
+    assert yellow[0] > 0.8 and yellow[1] > 0.6 and yellow[2] < 0.2
