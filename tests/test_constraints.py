@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from strategies.base import Strategy
 from strategies.registry import resolve
 from zsim.components import default_box_dir, load_box
 from zsim.game import Game
@@ -54,14 +55,31 @@ def test_forcing_and_excluding_a_component_over_many_seeds(box, kind, prefix, co
         assert changed <= {k for k in before if k.startswith(prefix)}
 
 
-def test_starting_tiles_forced_are_dealt_and_excluded_never_kept(box):
-    from zsim.game import play_game
+class _Dealt(Strategy):
+    """A random bot that notes the Starting tiles it is offered."""
 
-    bots = [resolve("random") for _ in range(3)]
-    kept = [play_game(box, bots, seed, GameOptions().with_variants(
-        ["setup.exclude.starting_tiles=start_ship_2,start_unrest_hire"])).start_tiles
-        for seed in range(12)]
-    assert not {"start_ship_2", "start_unrest_hire"} & {t for k in kept for t in k}
+    name = "dealt"
+
+    def __init__(self) -> None:
+        self.bot, self.offered = resolve("random"), []
+
+    def choose(self, view, decision):
+        if decision.kind == "start_tile":
+            self.offered += decision.options
+        return self.bot.choose(view, decision)
+
+
+def _offered(box, variant: str, seed: int) -> set[str]:
+    bots = [_Dealt() for _ in range(3)]
+    Game(box, bots, seed, GameOptions().with_variants([variant])).play()
+    return {box.starting_tiles[i].id for bot in bots for i in bot.offered}
+
+
+def test_starting_tiles_forced_are_dealt_and_excluded_never_are(box):
+    for seed in range(12):
+        assert "start_ship_2" in _offered(box, "setup.force.starting_tiles=start_ship_2", seed)
+        assert not {"start_ship_2", "start_unrest_hire"} & _offered(
+            box, "setup.exclude.starting_tiles=start_ship_2,start_unrest_hire", seed)
 
 
 def test_a_mausoleum_spot_condition_is_forced_or_excluded(box):

@@ -121,10 +121,11 @@ def deal_starting_tiles(g: Game, rng: random.Random) -> None:
     box, state = g.t.box, g.state
     pool = [i for i, tile in enumerate(box.starting_tiles) for _ in range(tile.copies)]
     rng.shuffle(pool)
-    pool = constraints.settle(g.options, "starting_tiles", pool,
-                              len(state.turn_order) * g.rules.starting_tiles_dealt,
-                              lambda i: box.starting_tiles[i].id, from_end=True)
     lisi_seat = state.lisi.seat if state.lisi is not None else NO_ONE
+    dealt_to = sum(seat != lisi_seat for seat in state.turn_order)
+    pool = constraints.settle(g.options, "starting_tiles", pool,
+                              dealt_to * g.rules.starting_tiles_dealt,
+                              lambda i: box.starting_tiles[i].id, from_end=True)
     dealt = {seat: [pool.pop() for _ in range(g.rules.starting_tiles_dealt)]
              for seat in state.turn_order if seat != lisi_seat}
     chosen = {seat: g.ask(seat, "start_tile", sorted(set(tiles)))
