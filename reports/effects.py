@@ -18,6 +18,7 @@ import pandas as pd
 from reports.build import BuiltReport, write_sections
 from reports.common import STYLE, forest, forest_height, new_figure
 from reports.model import Comparison, Figure, Note, Section, Table
+from zsim.compare import variance_reduction
 from zsim.effects import ALL_PLAYERS
 from zsim.rules.constraints import KINDS
 from zsim.runner.experiment import Experiment
@@ -106,6 +107,13 @@ def effects_section(table: pd.DataFrame, kind: str, experiment: Experiment,
         formats={c: "{:.3f}" for c in ("excluded", "forced", "difference", "low", "high",
                                         "unpaired_low", "unpaired_high", "effect")}
         | {"pvalue": "{:.3g}", "adjusted": "{:.3g}"}))
+    saved = variance_reduction(table).groupby(["metric"])[["paired_width", "unpaired_width",
+                                                          "games_factor"]].median()
+    section.blocks.append(Table(
+        f"effects-{kind}-pairing", "What pairing saved (medians over the table): interval "
+        "widths, and how many times the games two independent batches would need",
+        saved.reset_index(), formats={"paired_width": "{:.3f}", "unpaired_width": "{:.3f}",
+                                      "games_factor": "{:.1f}"}))
     return section
 
 

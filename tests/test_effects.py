@@ -53,6 +53,7 @@ def test_effects_of_a_wall_tile_are_paired_differences_of_forced_and_excluded_ba
                                                                             "vp_total"}
     page = (out / "report" / "index.html").read_text()
     assert "Effects of each Wall tile" in page and "effects-wall_tiles-win-rate" in page
+    assert "What pairing saved" in page
     assert "wall_pairs" in result.output and "win rate (points)" in result.output
 
 
