@@ -51,10 +51,12 @@ class SeatModel:
 
 
 def colours(players: pd.DataFrame) -> pd.Series:
-    """Each player's colour: the recorded ``colour`` column, or the seat's colour without it."""
+    """Each player's colour: the recorded ``colour`` column, or the seat's colour where it is
+    missing (runs made before colours were dealt, alone or pooled with newer ones)."""
+    by_seat = players["seat"].map(dict(enumerate(COLORS)))
     if "colour" in players.columns:
-        return players["colour"].astype(str)
-    return players["seat"].map(dict(enumerate(COLORS)))
+        return players["colour"].astype(object).where(players["colour"].notna(), by_seat)
+    return by_seat
 
 
 def _orderings(frame: pd.DataFrame, by: str) -> list[tuple[str, ...]]:

@@ -132,3 +132,11 @@ def test_with_dealt_colours_seats_are_numbered_and_colours_get_their_own_coloure
     assert sorted(names) == sorted(COLORS)
     yellow = colour_axis.patches[names.index("Yellow")].get_facecolor()
     assert yellow[0] > 0.8 and yellow[1] > 0.6 and yellow[2] < 0.2
+
+
+def test_runs_without_colours_pooled_with_dealt_ones_take_the_seat_colour_where_missing():
+    dealt = _games(200, ("a", "b", "c", "d"), "balanced", lambda *_: 1.0, colour_deal=True)
+    old = dealt.assign(game_key=dealt["game_key"] + 1000, colour=None)
+    model = fit_seat_model(pd.concat([dealt, old], ignore_index=True))
+    assert set(model.term("colour").index) == set(COLORS)
+    assert model.term("colour")["player_games"].sum() == 1600
