@@ -19,6 +19,7 @@ from reports import (
     boards,
     cards,
     components,
+    convergence,
     findings,
     overview,
     seats,
@@ -74,7 +75,7 @@ def build_report(run_dirs: list[Path], out: Path) -> BuiltReport:
     with matplotlib.rc_context(STYLE):
         sections = [module.section(data) for module in SECTIONS]
         summary = findings.section(sections)
-        sections += [summary, solo.section(data)]
+        sections += [summary, solo.section(data), convergence.section(data)]
         significant = sum(c.significant for s in sections for c in s.comparisons)
         names = ", ".join(str(p) for p in run_dirs)
         subtitle = (f"{len(data.finished)} finished games from {names}. {significant} "

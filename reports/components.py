@@ -5,7 +5,8 @@ same strategy and lineup who kept another tile. When the runs record who got whi
 (``tiles.parquet``), the players who took each Palace, Governor, Emperor or Starting tile are
 compared in the same way, on their final score, in the games where the tile was in play. The
 components laid out for the whole table (Palace, Governor and Emperor tiles, Master Alchemists,
-the Mausoleum layout) are also measured as being in play: whether a component shifts a
+the Mausoleum layout, and the Wall tiles and Unification board, whose own sections look at
+who used them) are also measured as being in play: whether a component shifts a
 strategy's win rate (only meaningful when strategies differ) and the game's mean score, against
 games of the same lineup without it (per copy in play when a component can appear more than
 once).
@@ -32,6 +33,8 @@ from reports.model import Comparison, Figure, Note, Section, Table
 
 # (slug, title, column or column prefix, separator inside a cell)
 FAMILIES = (
+    ("wall-tiles-in-play", "Wall tiles in play", "wall_tile_", ","),
+    ("unification-board-in-play", "Unification board in play", "unification_board", ","),
     ("palace-tiles", "Palace tiles", "palace_tiles_", ","),
     ("governor-tiles", "Governor tiles", "governor_tiles_", ","),
     ("emperor-tiles", "Emperor tiles", "emperor_tile_", ","),
@@ -42,7 +45,9 @@ FAMILIES = (
 INTRO = ("Effects are adjusted differences against comparable players or games, with 95% "
          "intervals (clustered by game for player rows). Components laid out for the whole "
          "table can only be linked to who wins when the lineup mixes strategies; who took "
-         "which tile is compared when the runs record it (tiles.parquet, see docs/reports.md).")
+         "which tile is compared when the runs record it (tiles.parquet, see docs/reports.md). "
+         "These are associations: for the causal effect of a component, `zsim effects KIND` "
+         "plays the same games with it forced into play and kept out.")
 # (tile kind in tiles.parquet, title, setup column prefix saying which tiles are in play)
 TAKEN = (
     ("palace", "Palace tiles", "palace_tiles_"),

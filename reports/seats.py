@@ -1,94 +1,175 @@
-"""Section 3: does where you sit, or when you first play, decide the game?
+"""Section 3: does where you sit, your colour or when you first play decide the game?
 
-Seat fairness is tested per player count with a chi-square goodness-of-fit test of the wins
-each position collected against the wins expected there. Every game hands out exactly one win
-(split on ties) among its n positions, so the counts are multinomial: the test's own
-assumption. The expected wins are not simply equal shares: they add up each seated player's
-strategy baseline (the strategy's win rate in that lineup), because with a mixed lineup a
-strong bot may sit first more often by chance, which would otherwise look like a
-first-player advantage.
+Strategy, seat, colour and starting position are effects of one logistic model per player
+count (``reports.seat_model``), so each is adjusted for the others: with a mixed lineup a
+strong bot that happens to sit first more often would otherwise look like a first-seat
+advantage. Each panel shows adjusted win rates against the fair share; a term the design cannot
+separate from the others (a seat that each lineup always fills in the same order, a colour fixed
+to its seat) is refused with the reason instead of drawn.
 """
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
+from matplotlib.axes import Axes
 
-from reports.common import MIN_GAMES, new_figure, player_count_label, rate_bars, too_few, win_rates
+from reports.common import MIN_GAMES, new_figure, player_count_label, too_few
 from reports.loader import RunData
 from reports.model import Comparison, Figure, Note, Section, Table
-from zsim.stats import goodness_of_fit
+from reports.seat_model import TERMS, SeatModel, colours, fit_seat_model
+from zsim.stats import cohens_h
 
-INTRO = ("The starting position is the place in the first round's turn order (1st = the first "
-         "player); the seat is the player's colour slot, 0 to n-1. Later rounds' turn order "
-         "depends on play, so only the start is a property of the setup.")
+INTRO = ("Win ~ strategy + seat + colour + starting position, one logistic model per player "
+         "count fitted to the win share (a win shared by k players counts 1/k), with standard "
+         "errors clustered by game. Each bar is an adjusted win rate: the model's mean predicted "
+         "win rate had every player had that seat (colour, position, strategy), everything else "
+         "as it was, with a 95% interval. The seat is the player's place at the table, 0 to "
+         "n-1; the starting position is the place in the first round's turn order (1st = the "
+         "first player). Later rounds' turn order depends on play, so only the start is a "
+         "property of the setup.")
 ORDINALS = {0: "1st", 1: "2nd", 2: "3rd", 3: "4th"}
+#: Bar colours of the players' colours, as they read on the board.
+PLAYER_COLOURS = {"Blue": "#2f6db5", "Yellow": "#e3b505", "Red": "#c8323c",
+                  "Purple": "#7b4fa3"}
+NEUTRAL = "#8c8c8c"
 
 
-def _figure(players: pd.DataFrame, column: str, counts: list[int], slug: str, title: str,
-            what: str, labels: dict[int, str]) -> tuple[Figure | None, pd.DataFrame, list[Note]]:
-    shown = [n for n in counts if players.loc[players["n_players"] == n, "game_key"].nunique()
-             >= MIN_GAMES]
-    notes = [too_few(f"{title}, {player_count_label(n)}",
-                     players.loc[players["n_players"] == n, "game_key"].nunique())
-             for n in counts if n not in shown]
-    table = win_rates(players, ["n_players", column])
-    table["expected"] = players.groupby(["n_players", column])["expected"].mean()
-    table = table.reset_index()
-    table[column] = table[column].map(labels)
+def _labels(model: SeatModel, term: str, levels: list, seat_colours: dict) -> list[str]:
+    if term == "seat":
+        if model.colour_is_seat:
+            return [f"{seat_colours[s]}\nseat {s}" for s in levels]
+        return [f"seat {s}" for s in levels]
+    if term == "position":
+        return [ORDINALS[int(p)] for p in levels]
+    return [str(level) for level in levels]
+
+
+def _bar_colours(model: SeatModel, term: str, levels: list, seat_colours: dict) -> list[str]:
+    if term == "seat" and model.colour_is_seat:
+        return [PLAYER_COLOURS.get(seat_colours[s], NEUTRAL) for s in levels]
+    if term == "colour":
+        return [PLAYER_COLOURS.get(str(c), NEUTRAL) for c in levels]
+    if term == "strategy":
+        return [f"C{i % 10}" for i in range(len(levels))]
+    return [NEUTRAL] * len(levels)
+
+
+def _panel(ax: Axes, rows: pd.DataFrame, labels: list[str], colours: list[str], fair: float,
+           title: str) -> None:
+    rate = rows["adjusted"].to_numpy(float)
+    err = [rate - rows["low"].to_numpy(float), rows["high"].to_numpy(float) - rate]
+    ax.bar(labels, rate, yerr=err, capsize=3, color=colours, ecolor="0.3")
+    ax.axhline(fair, color="0.3", linestyle="--", linewidth=1)
+    ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    ax.set_title(title)
+    ax.tick_params(axis="x", labelrotation=35 if max(map(len, labels)) > 8 else 0)
+
+
+def _comparison(model: SeatModel, term: str, rows: pd.DataFrame, labels: list[str],
+                others: str) -> Comparison:
+    fair = 1 / model.n_players
+    far = int(np.argmax(np.abs(rows["adjusted"].to_numpy(float) - fair)))
+    best = rows.iloc[far]
+    relative = best["adjusted"] / fair - 1
+    level = labels[far].replace("\n", " (") + (")" if "\n" in labels[far] else "")
+    return Comparison(
+        label=f"{TERMS[term]}, {player_count_label(model.n_players)}",
+        claim=(f"In {model.n_players}-player games, adjusted for {others}, {TERMS[term]} "
+               f"{level} wins {best['adjusted']:.1%} (95% CI {best['low']:.1%} to "
+               f"{best['high']:.1%}) against a fair {fair:.0%}: {abs(relative):.0%} "
+               f"{'more' if relative > 0 else 'fewer'} wins than fair"),
+        method="Wald test of the term in a logistic model of the win share, game-clustered",
+        pvalue=model.tests[term], effect=cohens_h(float(best["adjusted"]), fair),
+        effect_kind="h", games=model.games)
+
+
+def _figure(model: SeatModel, seat_colours: dict) -> Figure | None:
+    shown = [t for t in ("seat", "colour", "position", "strategy") if t in model.tests]
     if not shown:
-        return None, table, notes
-    fig, axes = new_figure(1, len(shown), height=3.2)
+        return None
+    n = model.n_players
+    fig, axes = new_figure(1, len(shown), height=3.4)
+    fig.get_layout_engine().set(wspace=0.05)
     comparisons = []
-    for ax, n in zip(axes[0], shown, strict=True):
-        rows = table[table["n_players"] == n].set_index(column)
-        rate_bars(ax, rows, fair=1 / n)
-        ax.plot(range(len(rows)), rows["expected"], "_", color="black", markersize=28,
-                markeredgewidth=2)
-        ax.set_title(player_count_label(n))
-        ax.set_xlabel(what)
-        test = goodness_of_fit(rows["wins"], rows["expected"])
-        best = rows["win_rate"].idxmax()
-        comparisons.append(Comparison(
-            label=f"{what}, {player_count_label(n)}",
-            claim=f"In {n}-player games the {what} {best} wins {rows.loc[best, 'win_rate']:.1%}"
-                  f" where its players' strategies would win {rows.loc[best, 'expected']:.1%}",
-            method="chi-square goodness of fit against the strategies' expected wins",
-            pvalue=test.pvalue, effect=test.effect, effect_kind=test.effect_kind,
-            games=int(players.loc[players["n_players"] == n, "game_key"].nunique())))
-    games = int(players.loc[players["n_players"].isin(shown), "game_key"].nunique())
-    figure = Figure(slug, title,
-                    f"Win rate by {what} for each player count, with 95% Wilson intervals; the "
-                    "dashed line is the fair share and the black tick the rate expected from "
-                    "the strategies that sat there. Each player count is tested against the "
-                    "expected wins with a chi-square goodness-of-fit test.", games, fig,
-                    comparisons)
-    return figure, table, notes
+    for ax, term in zip(axes[0], shown, strict=True):
+        rows = model.term(term)
+        levels = list(rows.index)
+        labels = _labels(model, term, levels, seat_colours)
+        _panel(ax, rows, labels, _bar_colours(model, term, levels, seat_colours), 1 / n,
+               TERMS[term])
+        others = ", ".join(TERMS[t] for t in model.tests if t != term) or "nothing else"
+        comparisons.append(_comparison(model, term, rows, labels, others))
+    top = max(float(np.nanmax(model.term(t)["high"], initial=0)) for t in shown)
+    for ax in axes[0]:
+        ax.set_ylim(0, min(1.0, max(0.05, top * 1.12)))
+    axes[0][0].set_ylabel("adjusted win rate")
+    return Figure(
+        f"seat-effects-{n}p", f"Seat, colour, starting position and strategy, {n} players",
+        f"Adjusted win rates in {n}-player games from one logistic model, each term adjusted "
+        "for the others shown, with 95% intervals (delta method, clustered by game); the "
+        "dashed line is the fair share. Each term is tested with a Wald test."
+        + (" Seats are labelled by their colour, which was fixed to the seat."
+           if model.colour_is_seat and "seat" in model.tests else ""),
+        model.games, fig, comparisons)
+
+
+def _table(models: list[SeatModel]) -> Table:
+    parts = []
+    for model in models:
+        effects = model.effects.assign(
+            n_players=model.n_players, fair_share=1 / model.n_players,
+            term_p=model.effects["term"].map(model.tests))
+        effects["vs_fair"] = effects["adjusted"] / effects["fair_share"] - 1
+        parts.append(effects)
+    table = pd.concat(parts, ignore_index=True)[
+        ["n_players", "term", "level", "player_games", "observed", "adjusted", "low", "high",
+         "fair_share", "vs_fair", "term_p", "fitted"]]
+    return Table("seat-effects", "Adjusted win rates by term (observed rates for reference)",
+                 table, formats={"observed": "{:.1%}", "adjusted": "{:.1%}", "low": "{:.1%}",
+                                 "high": "{:.1%}", "fair_share": "{:.0%}", "vs_fair": "{:+.0%}",
+                                 "term_p": "{:.3g}"})
+
+
+def _refusal_notes(model: SeatModel) -> list[Note]:
+    notes = []
+    for term, why in model.refused.items():
+        if term == "strategy" or (term == "colour" and model.colour_is_seat
+                                  and "seat" in model.tests):
+            continue  # nothing to conclude about strategies here; colour shown as the seat
+        if term == "colour" and model.colour_is_seat:
+            why = ("every seat had the same colour in every game, so colour goes with the seat "
+                   "and is refused with it")
+        notes.append(Note(f"{player_count_label(model.n_players)}: no conclusion about "
+                          f"{TERMS[term]}: {why}.", warning=True))
+    return notes
 
 
 def section(data: RunData) -> Section:
-    """Win rate by starting position and by seat, per player count, with fairness tests."""
+    """Adjusted seat, colour, starting position and strategy effects per player count."""
     section = Section("seats", "3. Seats and turn order", INTRO)
-    players = data.players.assign(
-        expected=data.players.groupby("stratum")["win_share"].transform("mean"))
     if len(data.finished) < MIN_GAMES:
         section.blocks.append(too_few("Seats", len(data.finished)))
         return section
-    views = [("seat", "seat-win-rate", "Win rate by seat", "seat",
-              {s: str(s) for s in range(4)})]
-    if "position" in players:
-        views.insert(0, ("position", "position-win-rate", "Win rate by starting position",
-                         "starting position", ORDINALS))
-    else:
-        section.blocks.append(Note("The runs do not record the first player, so starting "
-                                   "positions cannot be told apart from seats.", warning=True))
-    for column, slug, title, what, labels in views:
-        figure, table, notes = _figure(players, column, data.player_counts, slug, title, what,
-                                       labels)
-        section.blocks.extend(notes)
-        if figure:
+    players = data.players
+    if "colour" not in players.columns:
+        section.blocks.append(Note("The runs do not record player colours: each seat is taken "
+                                   "to have its own colour (seat 0 Blue, 1 Yellow, 2 Red, "
+                                   "3 Purple)."))
+    models = []
+    for n in data.player_counts:
+        rows = players[players["n_players"] == n]
+        games = int(rows["game_key"].nunique())
+        if games < MIN_GAMES:
+            section.blocks.append(too_few(f"Seats, {player_count_label(n)}", games))
+            continue
+        model = fit_seat_model(rows)
+        models.append(model)
+        seat_colours = rows.assign(colour=colours(rows)).groupby("seat")["colour"].first()
+        section.blocks += _refusal_notes(model)
+        if (figure := _figure(model, seat_colours.to_dict())) is not None:
             section.blocks.append(figure)
-        section.blocks.append(Table(slug, title, table,
-                                    formats={"win_rate": "{:.1%}", "win_low": "{:.1%}",
-                                             "win_high": "{:.1%}", "wins": "{:.1f}",
-                                             "expected": "{:.1%}"}))
+    if models:
+        section.blocks.append(_table(models))
     return section
+

@@ -361,7 +361,7 @@ def test_a_worker_imports_neither_pandas_nor_parquet_nor_the_yaml_loader(tmp_pat
 
 # Two seats from a rotating lineup of five: games 0 and 1 of every five are played by two
 # random bots; the others seat the raising bot, the illegal one, or both.
-FAULTY = Experiment(games=10, players=[2], seed=3, chunk_size=4, jobs=1,
+FAULTY = Experiment(games=10, players=[2], seed=3, chunk_size=4, jobs=1, seats="rotate",
                     strategies=["random", "random", "random", "boom", "liar"])
 
 

@@ -15,7 +15,7 @@ from zsim.components import Box
 from zsim.components.schema import COURT_ACTIONS, REGIONS
 from zsim.decisions import Decision, IllegalChoice
 from zsim.options import GameOptions, OptionError
-from zsim.rules import lisi, rewards, scoring, setup, turn
+from zsim.rules import constraints, lisi, rewards, scoring, setup, turn
 from zsim.rules.lisi import LiSiSeat
 from zsim.rules.tables import ALCHEMIST, CARD_TYPES, Tables, compile_tables
 from zsim.state import GameState, PlayerState
@@ -91,6 +91,7 @@ class Game:
             raise OptionError(f"variant board={self.options.board!r}: expected random or one "
                               f"of {', '.join(board_ids)}")
         self.t: Tables = compile_tables(box)
+        constraints.check(box, self.t, n, self.options)
         self.rules = box.board.rules
         self.n = n
         self.seed = seed

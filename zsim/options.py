@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 
+SETUP_PREFIX = "setup."  # keys of setup constraints: setup.force.KIND, setup.exclude.KIND
+
 
 class OptionError(ValueError):
     """A variant key or value that does not exist."""
@@ -16,21 +18,32 @@ class GameOptions:
     board: which Unification board rewards are used: 'random' draws one per game.
     mausoleum: 'basic' keeps the printed spot layout; 'advanced' shuffles the spot bindings.
     court_reset: clear the Court pile every round (then each round's first Court card is free).
+    setup: components forced into play or kept out of it, as (mode, kind, ids) triples from
+        ``setup.force.KIND=ID,...`` and ``setup.exclude.KIND=ID,...`` (zsim.rules.constraints).
     """
 
     board: str = "random"
     mausoleum: str = "basic"
     court_reset: bool = False
+    setup: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
 
     def with_variants(self, pairs: list[str] | tuple[str, ...]) -> GameOptions:
         """Apply ``KEY=VALUE`` strings, validating each key and value."""
         changes: dict[str, object] = {}
-        known = {f.name for f in fields(self)}
+        known = {f.name for f in fields(self)} - {"setup"}
+        constraints = {(mode, kind): ids for mode, kind, ids in self.setup}
         for pair in pairs:
             key, sep, value = pair.partition("=")
             key = key.strip()
             if not sep:
                 raise OptionError(f"variant {pair!r} is not KEY=VALUE")
+            if key.startswith(SETUP_PREFIX):
+                from zsim.rules.constraints import parse_key
+
+                mode, kind, ids = parse_key(key, value)
+                constraints[mode, kind] = ids
+                changes["setup"] = tuple((m, k, i) for (m, k), i in sorted(constraints.items()))
+                continue
             if key not in known:
                 raise OptionError(
                     f"unknown variant {key!r}; known: {', '.join(sorted(known))}")

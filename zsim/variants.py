@@ -17,7 +17,7 @@ import yaml
 
 from zsim.components import Box, load_box
 from zsim.components.overrides import parse_value
-from zsim.options import GameOptions, OptionError
+from zsim.options import SETUP_PREFIX, GameOptions, OptionError
 
 OPTION_KEYS = frozenset(f.name for f in fields(GameOptions))
 
@@ -46,7 +46,7 @@ def parse(entries: Sequence[str]) -> Variants:
     box: list[tuple[str, Any]] = []
     for entry in entries:
         for key, value in _pairs(entry):
-            if key in OPTION_KEYS:
+            if key in OPTION_KEYS or key.startswith(SETUP_PREFIX):
                 options.append(f"{key}={value}")
             else:
                 box.append((key, parse_value(value) if isinstance(value, str) else value))

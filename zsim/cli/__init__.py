@@ -14,8 +14,8 @@ import click
 from zsim import __version__
 
 # The subcommands, each the ``command`` of the module ``zsim.cli.<name>``.
-COMMANDS = ("bench", "compare", "components", "play", "regress", "replay", "report", "run",
-            "sweep", "strategies")
+COMMANDS = ("bench", "compare", "components", "effects", "play", "power", "regress", "replay",
+            "report", "run", "sweep", "strategies")
 
 
 class _LazyGroup(click.Group):

@@ -84,7 +84,7 @@ class Row:
               help="Times each measurement, in turns, keeping the fastest (for a busy "
                    "machine).")
 @click.option("--strategy", "-s", "strategies", multiple=True, metavar="SPEC",
-              help="Measure this lineup instead (repeatable; seats rotate), e.g. "
+              help="Measure this lineup instead (repeatable; seats balanced), e.g. "
                    "-s greedy -s builder -s governor -s alchemist.")
 @click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True,
               help="Players per game of the --strategy lineup.")
@@ -121,7 +121,7 @@ def command(games: int, jobs: int, chunk_size: int, repeat: int, strategies: tup
     click.echo(_table(rows))
     click.echo(f"heuristic bots' estimates: {BUILD}.")
     if strategies:
-        click.echo(f"chosen: {players} players from {', '.join(strategies)}, seats rotated.")
+        click.echo(f"chosen: {players} players from {', '.join(strategies)}, seats balanced.")
 
 
 def _fastest(repeat: int, measures: list[Callable[[], Timing]]) -> list[Timing]:

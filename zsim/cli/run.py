@@ -29,7 +29,7 @@ EXIT_INTERRUPTED = 130
               help="Player count; repeat for several (games alternate between them).")
 @click.option("--strategy", "-s", "strategies", multiple=True,
               help="Lineup, repeatable; cycled when shorter than the player count.")
-@click.option("--seats", type=click.Choice(["rotate", "random", "fixed"]),
+@click.option("--seats", type=click.Choice(["balanced", "rotate", "random", "fixed"]),
               help="How the lineup is seated in each game.")
 @click.option("--seed", type=click.IntRange(min=0), help="Master seed.")
 @click.option("--jobs", "-j", type=int,
@@ -91,6 +91,8 @@ def command(experiment_file: Path | None, games: int | None, players: tuple[int,
         except (ExperimentError, OptionError) as error:
             raise click.ClickException(str(error)) from error
         start_workers(experiment.backend, experiment.jobs)  # they start while the runner loads
+        for warning in experiment.design_warnings():
+            click.echo(f"warning: {warning}", err=True)
         out = out or Path("runs") / f"{experiment.name}-{datetime.now():%Y%m%d-%H%M%S}"
         if not quiet:
             click.echo(f"{experiment.games} games of {experiment.name} "

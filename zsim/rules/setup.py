@@ -6,7 +6,7 @@ import random
 from typing import TYPE_CHECKING
 
 from zsim.components.schema import SUITS
-from zsim.rules import effects
+from zsim.rules import constraints, effects
 from zsim.rules.tables import REGION_INDEX
 from zsim.state import NO_ONE, GameState, MausoleumSpot, WallSection
 
@@ -22,10 +22,15 @@ def build_state(g: Game, options: GameOptions, rng: random.Random) -> GameState:
     boards = [b.id for b in box.unification_boards]
     state.reward_board = (rng.randrange(len(boards)) if options.board == "random"
                           else boards.index(options.board))
+    rotated = [(state.reward_board + i) % len(boards) for i in range(len(boards))]
+    state.reward_board = constraints.settle(options, "board", rotated, 1, boards.__getitem__)[0]
     _setup_mausoleum(g, state, options, rng)
-    _setup_walls(g, state, rng)
+    _setup_walls(g, state, options, rng)
     palace_kinds = [i for i, tile in enumerate(box.palace_tiles) for _ in range(tile.copies)]
     rng.shuffle(palace_kinds)
+    palace_kinds = constraints.settle(options, "palace_tiles", palace_kinds,
+                                      5 * rules.palace_spaces[n],
+                                      lambda i: box.palace_tiles[i].id, from_end=True)
     for r in range(5):
         for _ in range(rules.palace_spaces[n]):
             state.palace_tiles[r].append(palace_kinds.pop())
@@ -34,6 +39,8 @@ def build_state(g: Game, options: GameOptions, rng: random.Random) -> GameState:
     blank = [i for i, tile in enumerate(box.governor_tiles) if tile.ability is None
              for _ in range(tile.copies)]
     rng.shuffle(bonus)
+    bonus = constraints.settle(options, "governor_tiles", bonus, rules.governor_tiles_with_bonus[n],
+                               lambda i: box.governor_tiles[i].id)
     governor_tiles = bonus[: rules.governor_tiles_with_bonus[n]] + blank[
         : rules.governor_blank_tiles[n]]
     rng.shuffle(governor_tiles)
@@ -42,6 +49,8 @@ def build_state(g: Game, options: GameOptions, rng: random.Random) -> GameState:
             state.governor_slots[r].append([governor_tiles.pop(), NO_ONE])
     masters = list(t.master_cards)
     rng.shuffle(masters)
+    master_ids = dict(zip(t.master_cards, (m.id for m in box.master_alchemists), strict=True))
+    masters = constraints.settle(options, "master_alchemists", masters, n, master_ids.__getitem__)
     state.master_available = sorted(masters[:n])
     for suit in range(3):
         deck = [c.number for c in box.cards if c.suit == SUITS[suit]]
@@ -82,16 +91,21 @@ def _setup_mausoleum(g: Game, state: GameState, options: GameOptions,
         condition = g.t.box.mausoleum_tiles[tile].condition
         state.mausoleum.append(
             MausoleumSpot(binding, where, tile, condition, len(layout.slot_values)))
+    constraints.settle_mausoleum(options, state.mausoleum)
 
 
-def _setup_walls(g: Game, state: GameState, rng: random.Random) -> None:
+def _setup_walls(g: Game, state: GameState, options: GameOptions, rng: random.Random) -> None:
     box, n = g.t.box, g.n
     layout = box.board.wall
     sections = layout.sites * layout.sections_per_site
     wall_tiles = list(range(len(box.wall_tiles)))
     rng.shuffle(wall_tiles)
+    wall_tiles = constraints.settle(options, "wall_tiles", wall_tiles, sections,
+                                    lambda i: box.wall_tiles[i].id)
     emperor = list(range(len(box.emperor_tiles)))
     rng.shuffle(emperor)
+    emperor = constraints.settle(options, "emperor_tiles", emperor, g.rules.emperor_tiles[n],
+                                 lambda i: box.emperor_tiles[i].id)
     emperor = emperor[: g.rules.emperor_tiles[n]] + [NO_ONE] * sections
     emperor = emperor[:sections]
     rng.shuffle(emperor)
@@ -108,6 +122,10 @@ def deal_starting_tiles(g: Game, rng: random.Random) -> None:
     pool = [i for i, tile in enumerate(box.starting_tiles) for _ in range(tile.copies)]
     rng.shuffle(pool)
     lisi_seat = state.lisi.seat if state.lisi is not None else NO_ONE
+    dealt_to = sum(seat != lisi_seat for seat in state.turn_order)
+    pool = constraints.settle(g.options, "starting_tiles", pool,
+                              dealt_to * g.rules.starting_tiles_dealt,
+                              lambda i: box.starting_tiles[i].id, from_end=True)
     dealt = {seat: [pool.pop() for _ in range(g.rules.starting_tiles_dealt)]
              for seat in state.turn_order if seat != lisi_seat}
     chosen = {seat: g.ask(seat, "start_tile", sorted(set(tiles)))

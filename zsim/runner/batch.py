@@ -250,9 +250,9 @@ def _context(experiment: Experiment, source: str,
                     f"({type(error).__name__}: {error}); run it with --jobs 1, or keep only "
                     f"picklable state in the bot")
     options, schedule = experiment.options(), experiment.schedule()
-    first = schedule.plan(0)
-    try:  # setting a game up checks the variants against this box (e.g. the board id)
-        Game(box, [instances[name] for name in first.strategies], first.seed, options)
+    try:  # setting a game up checks the variants against this box and each player count
+        for first in map(schedule.plan, range(len(experiment.players))):
+            Game(box, [instances[name] for name in first.strategies], first.seed, options)
     except OptionError as error:
         raise ExperimentError(f"{source}: key 'variants': {error}") from None
     return RunContext(run_id=experiment.run_id(digest), box_digest=digest, box_blob=blob,

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from zsim.components import default_box_dir
+from zsim.design import CHECKED_GAMES, partial_block, seat_aliasing
 from zsim.options import GameOptions, OptionError
 from zsim.paths import configs_dir
 from zsim.runner.seeds import Schedule
@@ -43,7 +44,7 @@ class Experiment(BaseModel):
     games: int = Field(2000, ge=1)
     players: list[int] = Field(default_factory=lambda: [4], min_length=1)
     strategies: list[str] = Field(default_factory=lambda: ["basic"], min_length=1)
-    seats: Literal["rotate", "random", "fixed"] = "rotate"
+    seats: Literal["balanced", "rotate", "random", "fixed"] = "balanced"
     seed: int = Field(0, ge=0)
     variants: dict[str, str] = Field(default_factory=dict)
     box: str | None = None
@@ -122,6 +123,22 @@ class Experiment(BaseModel):
     def schedule(self) -> Schedule:
         return Schedule(seed=self.seed, players=tuple(self.players),
                         lineup=tuple(self.strategies), seats=self.seats)
+
+    def design_warnings(self) -> list[str]:
+        """What this design cannot measure (seat, when aliased with lineup) or balances only
+        approximately (a ``balanced`` run's partial last block), one line each."""
+        schedule = self.schedule()
+        warnings = []
+        seatings = (schedule.plan(i).strategies for i in range(min(self.games, CHECKED_GAMES)))
+        if (why := seat_aliasing(seatings)) is not None:
+            warnings.append(f"seats '{self.seats}': {why}; seat effects cannot be measured "
+                            "(seats: balanced seats every subset of the lineup in every seat)")
+        if self.seats == "balanced":
+            for i, count in enumerate(self.players):
+                games = len(range(i, self.games, len(self.players)))
+                if (note := partial_block(games, schedule.block_size(count))) is not None:
+                    warnings.append(f"seats 'balanced', {count} players: {note}")
+        return warnings
 
     def run_id(self, box_digest: str) -> str:
         """A short digest of everything that decides the results, so equal runs share an id."""
