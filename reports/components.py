@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 
 import pandas as pd
+from matplotlib.figure import Figure as MplFigure
 
 from reports.common import (
     MIN_GAMES,
@@ -28,7 +29,8 @@ from reports.common import (
     win_rates,
 )
 from reports.loader import RunData
-from reports.model import Comparison, Figure, Note, Section, Table
+from reports.model import ALPHA, Comparison, Figure, Note, Section, Table
+from zsim.stats import holm
 
 # (slug, title, column or column prefix, separator inside a cell)
 FAMILIES = (
@@ -43,6 +45,7 @@ INTRO = ("Effects are adjusted differences against comparable players or games, 
          "intervals (clustered by game for player rows). Components laid out for the whole "
          "table can only be linked to who wins when the lineup mixes strategies; who took "
          "which tile is compared when the runs record it (tiles.parquet, see docs/reports.md).")
+MAX_ROWS = 12  # elements a family's figure shows in full; more are condensed (see _condensed)
 # (tile kind in tiles.parquet, title, setup column prefix saying which tiles are in play)
 TAKEN = (
     ("palace", "Palace tiles", "palace_tiles_"),
@@ -164,7 +167,7 @@ def _family(data: RunData, slug: str, title: str, counts: pd.DataFrame) -> list:
     per_game = per_game.join(counts)
     panels: dict[str, list] = {f"{s} win rate": [] for s in strategies}
     panels["game's mean VP"] = []
-    comparisons: list[Comparison] = []
+    tested: list[tuple[str, str, dict, Comparison]] = []  # (element, panel, row, test)
     labels, skipped = [], []
     for element in counts.columns:
         found = []
@@ -184,12 +187,35 @@ def _family(data: RunData, slug: str, title: str, counts: pd.DataFrame) -> list:
             skipped.append(element)
             continue
         labels.append(element)
-        for panel, (row, comparison) in zip(panels.values(), found, strict=True):
+        for (name, panel), (row, comparison) in zip(panels.items(), found, strict=True):
             panel.append(row)
             if comparison:
-                comparisons.append(comparison)
+                tested.append((element, name, row, comparison))
     if not labels:
         return [_skipped_note(title, skipped)] if skipped else []
+    comparisons = [comparison for *_, comparison in tested]
+    games = int(per_game.index.nunique())
+    caption = (f"Effect of each element of the {title.lower()} being in play (per copy): on "
+               "each strategy's win rate against games of the same lineup without it "
+               "(clustered by game), and on the game's mean VP per player against games of the "
+               "same lineup, with 95% intervals.")
+    if len(labels) > MAX_ROWS:
+        blocks: list = [_condensed(slug, title, caption, games, tested, len(labels))]
+    else:
+        blocks = [Figure(slug, title, caption, games, _panels(panels, labels), comparisons)]
+    if skipped:
+        blocks.append(_skipped_note(title, skipped))
+    table = pd.concat({name: pd.DataFrame(rows, index=labels) for name, rows in panels.items()},
+                      axis=1)
+    table.columns = [f"{panel}: {stat}" for panel, stat in table.columns]
+    blocks.append(Table(slug, f"{title}: effects", table.reset_index(names="element"),
+                        collapsed=True))
+    return blocks
+
+
+def _panels(panels: dict[str, list], labels: list[str]) -> MplFigure:
+    """One forest per panel (each strategy's win rate, the game's mean VP), every element a
+    row."""
     cols = min(3, len(panels))
     rows_n = math.ceil(len(panels) / cols)
     fig, axes = new_figure(rows_n, cols, height=rows_n * forest_height(len(labels)))
@@ -201,21 +227,34 @@ def _family(data: RunData, slug: str, title: str, counts: pd.DataFrame) -> list:
             ax.set_yticklabels([])
     for j in range(len(panels), rows_n * cols):
         axes[j // cols][j % cols].set_visible(False)
-    blocks: list = [Figure(
-        slug, title,
-        f"Effect of each element of the {title.lower()} being in play (per copy): on each "
-        "strategy's win rate against games of the "
-        "same lineup without it (clustered by game), and on the game's mean VP per player "
-        "against games of the same lineup, with 95% intervals.",
-        int(per_game.index.nunique()), fig, comparisons)]
-    if skipped:
-        blocks.append(_skipped_note(title, skipped))
-    table = pd.concat({name: pd.DataFrame(rows, index=labels) for name, rows in panels.items()},
-                      axis=1)
-    table.columns = [f"{panel}: {stat}" for panel, stat in table.columns]
-    blocks.append(Table(slug, f"{title}: effects", table.reset_index(names="element"),
-                        collapsed=True))
-    return blocks
+    return fig
+
+
+def _condensed(slug: str, title: str, caption: str, games: int,
+               tested: list[tuple[str, str, dict, Comparison]], elements: int) -> Figure:
+    """A family with too many elements for a panel each (the Mausoleum layout's spot bindings):
+    only the effects that are significant after Holm correction within the family, or, when
+    none is, the ``MAX_ROWS`` smallest p-values, one row per element and outcome."""
+    adjusted = holm([comparison.pvalue for *_, comparison in tested])
+    significant = [i for i, p in enumerate(adjusted) if p < ALPHA]
+    chosen = significant or sorted(range(len(tested)), key=lambda i: tested[i][3].pvalue)
+    chosen = sorted(chosen[:MAX_ROWS], key=lambda i: adjusted[i])
+    units = {"win rate": [i for i in chosen if "win rate" in tested[i][1]],
+             "mean VP": [i for i in chosen if "win rate" not in tested[i][1]]}
+    units = {unit: rows for unit, rows in units.items() if rows}
+    fig, axes = new_figure(1, len(units), height=forest_height(max(map(len, units.values()))))
+    for ax, (unit, rows) in zip(axes[0], units.items(), strict=True):
+        labels = [f"{tested[i][0]}: {tested[i][1].removesuffix(' win rate')}" for i in rows]
+        xlabel = "difference (percentage points)" if unit == "win rate" else "difference (VP)"
+        forest(ax, labels, pd.DataFrame([tested[i][2] for i in rows]), unit, xlabel)
+    shown = (f"Only the {len(chosen)} of {len(tested)} tested effects ({elements} elements) "
+             "that are significant after Holm correction within this figure's family are "
+             "drawn" if significant else
+             f"None of the {len(tested)} tested effects ({elements} elements) is significant "
+             f"after Holm correction within this figure's family; the {len(chosen)} with the "
+             "smallest p-values are drawn")
+    return Figure(slug, title, f"{caption} {shown}; every element is in the table below.",
+                  games, fig, [comparison for *_, comparison in tested])
 
 
 def section(data: RunData) -> Section:

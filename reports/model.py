@@ -80,6 +80,8 @@ class Table:
 
     ``data`` keeps raw numbers (the CSV); ``formats`` maps columns to format strings used only
     for the page. ``collapsed`` tables are folded away on the page (long reference tables).
+    ``transposed`` tables are shown with one column per row of ``data`` and one row per
+    column: a few records of many fields (the runs) fit the page's width that way.
     """
 
     slug: str
@@ -87,6 +89,7 @@ class Table:
     data: pd.DataFrame
     formats: dict[str, str] = field(default_factory=dict)
     collapsed: bool = False
+    transposed: bool = False
 
 
 @dataclass
