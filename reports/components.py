@@ -167,7 +167,8 @@ def _family(data: RunData, slug: str, title: str, counts: pd.DataFrame) -> list:
     per_game = per_game.join(counts)
     panels: dict[str, list] = {f"{s} win rate": [] for s in strategies}
     panels["game's mean VP"] = []
-    tested: list[tuple[str, str, dict, Comparison]] = []  # (element, panel, row, test)
+    # (element, panel, its row, its test or None when too few rows to test)
+    effects: list[tuple[str, str, dict, Comparison | None]] = []
     labels, skipped = [], []
     for element in counts.columns:
         found = []
@@ -189,18 +190,18 @@ def _family(data: RunData, slug: str, title: str, counts: pd.DataFrame) -> list:
         labels.append(element)
         for (name, panel), (row, comparison) in zip(panels.items(), found, strict=True):
             panel.append(row)
-            if comparison:
-                tested.append((element, name, row, comparison))
+            if not math.isnan(row["estimate"]):
+                effects.append((element, name, row, comparison))
     if not labels:
         return [_skipped_note(title, skipped)] if skipped else []
-    comparisons = [comparison for *_, comparison in tested]
+    comparisons = [comparison for *_, comparison in effects if comparison]
     games = int(per_game.index.nunique())
     caption = (f"Effect of each element of the {title.lower()} being in play (per copy): on "
                "each strategy's win rate against games of the same lineup without it "
                "(clustered by game), and on the game's mean VP per player against games of the "
                "same lineup, with 95% intervals.")
     if len(labels) > MAX_ROWS:
-        blocks: list = [_condensed(slug, title, caption, games, tested, len(labels))]
+        blocks: list = [_condensed(slug, title, caption, games, effects, len(labels))]
     else:
         blocks = [Figure(slug, title, caption, games, _panels(panels, labels), comparisons)]
     if skipped:
@@ -231,30 +232,37 @@ def _panels(panels: dict[str, list], labels: list[str]) -> MplFigure:
 
 
 def _condensed(slug: str, title: str, caption: str, games: int,
-               tested: list[tuple[str, str, dict, Comparison]], elements: int) -> Figure:
+               effects: list[tuple[str, str, dict, Comparison | None]],
+               elements: int) -> Figure:
     """A family with too many elements for a panel each (the Mausoleum layout's spot bindings):
     only the effects that are significant after Holm correction within the family, or, when
-    none is, the ``MAX_ROWS`` smallest p-values, one row per element and outcome."""
-    adjusted = holm([comparison.pvalue for *_, comparison in tested])
-    significant = [i for i, p in enumerate(adjusted) if p < ALPHA]
-    chosen = significant or sorted(range(len(tested)), key=lambda i: tested[i][3].pvalue)
-    chosen = sorted(chosen[:MAX_ROWS], key=lambda i: adjusted[i])
-    units = {"win rate": [i for i in chosen if "win rate" in tested[i][1]],
-             "mean VP": [i for i in chosen if "win rate" not in tested[i][1]]}
+    none is, the ``MAX_ROWS`` with the smallest p-values, one row per element and outcome."""
+    tested = [i for i, effect in enumerate(effects) if effect[3]]
+    adjusted = dict(zip(tested, holm([effects[i][3].pvalue for i in tested]), strict=True))
+    significant = [i for i in tested if adjusted[i] < ALPHA]
+    ranked = sorted(range(len(effects)), key=lambda i: (adjusted.get(i, math.inf),
+                                                        _p_or_inf(effects[i][2]["p"])))
+    chosen = [i for i in ranked if i in significant] if significant else ranked[:MAX_ROWS]
+    units = {"win rate": [i for i in chosen if "win rate" in effects[i][1]],
+             "mean VP": [i for i in chosen if "win rate" not in effects[i][1]]}
     units = {unit: rows for unit, rows in units.items() if rows}
     fig, axes = new_figure(1, len(units), height=forest_height(max(map(len, units.values()))))
     for ax, (unit, rows) in zip(axes[0], units.items(), strict=True):
-        labels = [f"{tested[i][0]}: {tested[i][1].removesuffix(' win rate')}" for i in rows]
+        labels = [f"{effects[i][0]}: {effects[i][1].removesuffix(' win rate')}" for i in rows]
         xlabel = "difference (percentage points)" if unit == "win rate" else "difference (VP)"
-        forest(ax, labels, pd.DataFrame([tested[i][2] for i in rows]), unit, xlabel)
-    shown = (f"Only the {len(chosen)} of {len(tested)} tested effects ({elements} elements) "
-             "that are significant after Holm correction within this figure's family are "
-             "drawn" if significant else
-             f"None of the {len(tested)} tested effects ({elements} elements) is significant "
-             f"after Holm correction within this figure's family; the {len(chosen)} with the "
+        forest(ax, labels, pd.DataFrame([effects[i][2] for i in rows]), unit, xlabel)
+    shown = (f"Only the {len(chosen)} of {len(effects)} effects ({elements} elements) that are "
+             "significant after Holm correction within this figure's family are drawn"
+             if significant else
+             f"None of the {len(effects)} effects ({elements} elements) is significant after "
+             f"Holm correction within this figure's family; the {len(chosen)} with the "
              "smallest p-values are drawn")
     return Figure(slug, title, f"{caption} {shown}; every element is in the table below.",
-                  games, fig, [comparison for *_, comparison in tested])
+                  games, fig, [effects[i][3] for i in tested])
+
+
+def _p_or_inf(p: float) -> float:
+    return math.inf if math.isnan(p) else p
 
 
 def section(data: RunData) -> Section:
@@ -264,7 +272,7 @@ def section(data: RunData) -> Section:
     if len(data.finished) < MIN_GAMES:
         section.blocks.append(too_few("Other components", len(data.finished)))
         return section
-    if "start_tile" in data.players.columns:
+    if "start_tile" in data.players.columns and data.players["start_tile"].notna().any():
         section.blocks += _start_tiles(data.players)
     if data.tiles is not None:
         section.blocks += _takers(data, data.tiles)

@@ -33,6 +33,10 @@ def _p(value: float) -> str:
     return "< 0.0001" if value < 1e-4 else f"{value:.2g}"
 
 
+def _tests(count: int) -> str:
+    return f"{count} test" if count == 1 else f"{count} tests"
+
+
 def _rank(value: float, benchmarks: tuple[float, ...]) -> int:
     return 0 if math.isnan(value) else sum(abs(value) >= bound for bound in benchmarks)
 
@@ -59,7 +63,7 @@ def finding_detail(comparison: Comparison) -> str:
     return (f"{comparison.section}; {size_label(comparison)} effect "
             f"({relative + ', ' if relative else ''}{comparison.effect_kind} = "
             f"{comparison.effect:+.2f}); Holm-adjusted p {_p(comparison.adjusted)} within "
-            f"“{comparison.family}” ({comparison.family_size} tests); {comparison.method}; "
+            f"“{comparison.family}” ({_tests(comparison.family_size)}); {comparison.method}; "
             f"{comparison.games} games")
 
 
@@ -70,12 +74,13 @@ def significance_sentence(figure: Figure) -> str:
     if not tested:
         return "No statistical test is drawn from this figure."
     families = sorted({(c.family, c.family_size) for c in tested})
-    named = "; ".join(f"“{family}”, {size} tests" for family, size in families)
+    named = "; ".join(f"“{family}”, {_tests(size)}" for family, size in families)
     where = f"within its family ({named}, α = {ALPHA} each)"
     significant = sorted((c for c in tested if c.significant), key=lambda c: -c.strength)
     if not significant:
-        return (f"None of its {len(tested)} tested differences is significant after Holm "
-                f"correction {where}.")
+        subject = "Its tested difference is not" if len(tested) == 1 else \
+            f"None of its {len(tested)} tested differences is"
+        return f"{subject} significant after Holm correction {where}."
     listed = "; ".join(f"{c.label} (p {_p(c.adjusted)})" for c in significant)
     rest = len(tested) - len(significant)
     tail = f" The other {rest} tested difference(s) are not." if rest else ""

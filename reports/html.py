@@ -30,7 +30,7 @@ h1 { font-size: 1.6rem; margin-bottom: 0.2rem; }
 h2 { font-size: 1.3rem; border-bottom: 2px solid #ddd; padding-bottom: 0.2rem;
      margin-top: 2.5rem; }
 h3 { font-size: 1.05rem; margin: 1.5rem 0 0.4rem; }
-nav ol { columns: 2; padding-left: 1.2rem; }
+nav ol { columns: 2; padding-left: 0; list-style: none; }  /* titles carry their numbers */
 figure { margin: 1.2rem 0; }
 figure img { max-width: 100%; height: auto; display: block; }
 figcaption { font-size: 0.9rem; color: #333; background: #f6f6f6; padding: 0.5rem 0.7rem;

@@ -60,9 +60,11 @@ def bootstrap_interval(values: ArrayLike, statistic: Callable[..., float] = np.m
     would be off. The percentile method is chosen over BCa because BCa's jackknife costs
     O(n^2) and a report computes dozens of these; with 1999 resamples the two agree closely for
     the sample sizes a report accepts. Seeded, so a report is reproducible. Fewer than two
-    values give no interval; values that are all equal give a zero-width one.
+    values give no interval; values that are all equal give a zero-width one. Missing (NaN)
+    values are left out, as ``pandas`` leaves them out of the mean.
     """
     data = np.asarray(values, dtype=float)
+    data = data[~np.isnan(data)]
     if data.size < 2:
         return (float("nan"), float("nan"))
     if np.ptp(data) == 0:
