@@ -83,6 +83,7 @@ def _activation_blocks(abilities: pd.DataFrame, games: int) -> list:
         vp = table["vp_per_activation"].xs(suit, level="suit").reindex(order).to_numpy()
         dots.plot(vp, rows, "o", color=f"C{i}")
     bars.set_yticks(rows, order)
+    bars.set_ylim(-0.6, len(order) - 0.4)
     bars.set_xlabel("activations per game")
     dots.set_xlabel("VP per activation")
     dots.tick_params(axis="y", labelleft=False)

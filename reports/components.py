@@ -251,11 +251,10 @@ def _condensed(slug: str, title: str, caption: str, games: int,
         labels = [f"{effects[i][0]}: {effects[i][1].removesuffix(' win rate')}" for i in rows]
         xlabel = "difference (percentage points)" if unit == "win rate" else "difference (VP)"
         forest(ax, labels, pd.DataFrame([effects[i][2] for i in rows]), unit, xlabel)
-    shown = (f"Only the {len(chosen)} of {len(effects)} effects ({elements} elements) that are "
-             "significant after Holm correction within this figure's family are drawn"
+    shown = (f"Only the {len(chosen)} effects significant after Holm correction within this "
+             f"figure's family are drawn, of {len(effects)} on {elements} elements"
              if significant else
-             f"None of the {len(effects)} effects ({elements} elements) is significant after "
-             f"Holm correction within this figure's family; the {len(chosen)} with the "
+             f"The {len(chosen)} of {len(effects)} effects ({elements} elements) with the "
              "smallest p-values are drawn")
     return Figure(slug, title, f"{caption} {shown}; every element is in the table below.",
                   games, fig, [effects[i][3] for i in tested])
