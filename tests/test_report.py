@@ -133,9 +133,13 @@ def test_text_columns_are_left_aligned_and_numbers_right_aligned() -> None:
     frame = pd.DataFrame({"strategy": ["greedy", "random"], "games": [10, 12],
                           "tile": ["wall_a", "wall_b"], "win rate": [0.5, 0.25]})
     html = table_html(Table("by-bot", "By bot", frame))
-    rule = re.search(r"<style>(.*?) \{ text-align: left; \}</style>", html)
+    rule = re.search(r"<style>(.*?) \{ text-align: left; \}", html)
     assert rule is not None and 'id="table-by-bot"' in html
     assert set(re.findall(r"nth-child\((\d)\)", rule.group(1))) == {"1", "3"}
+    # Text cells wrap at spaces; numbers keep the page's one-line default.
+    wrap = re.search(r"\}\s*(.*?) \{ white-space: normal;", html)
+    assert wrap is not None
+    assert set(re.findall(r"td:nth-child\((\d)\)", wrap.group(1))) == {"1", "3"}
     numbers_only = table_html(Table("plain", "Plain", frame[["games", "win rate"]]))
     assert "<style>" not in numbers_only
 
@@ -169,6 +173,13 @@ def test_several_runs_pool_and_failures_are_reported(report):
     assert "8 game(s) failed" in html and "RuntimeError: boom" in html
     runs = pd.read_csv(report / "tables" / "runs.csv")
     assert runs["failed"].tolist() == [0, 8]
+    # On the page the runs are columns (a few records of many fields fit the width that way).
+    page = re.search(r'<table class="dataframe data fields" id="table-runs">(.*?)</table>',
+                     html, re.S)
+    assert page is not None
+    headers = re.findall(r"<th>(.*?)</th>", page.group(1))
+    assert headers == ["run", *runs["run"]]
+    assert len(re.findall(r"<tr>", page.group(1))) == len(runs.columns) - 1
     lineups = pd.read_csv(report / "tables" / "lineups.csv")
     assert lineups["games"].sum() == 304
 
