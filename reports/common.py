@@ -155,6 +155,7 @@ def forest(ax: Axes, labels: Sequence[str], rows: pd.DataFrame, title: str,
                 capsize=2, markersize=4)
     ax.axvline(0, color="0.3", linewidth=0.8)
     ax.set_yticks(y, labels)
+    ax.set_ylim(-0.6, len(labels) - 0.4)  # half a row around the rows, however many
     ax.set_title(title)
     ax.set_xlabel(xlabel)
     ax.grid(axis="y", visible=False)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import matplotlib
+import numpy as np
 import pandas as pd
 
 from reports.build import BuiltReport, write_sections
@@ -131,13 +132,16 @@ def _games_per_value(rows: pd.DataFrame) -> str:
 def _sweep_lines(rows: pd.DataFrame, key: str, values: list, n_players: int) -> Figure:
     fig, axes = new_figure(cols=2, height=3.8)
     left, right = axes[0]
-    positions = range(len(values))
-    for strategy, line in rows.groupby("strategy", sort=True):
+    positions = np.arange(len(values))
+    lines = rows.groupby("strategy", sort=True)
+    for i, (strategy, line) in enumerate(lines):
         line = line.set_index("value").reindex(values)
         rate = line["win_rate"].to_numpy(float) * 100
-        left.errorbar(positions, rate, yerr=error_bars(rate, line["win_low"] * 100,
-                                                       line["win_high"] * 100),
-                      marker="o", capsize=3, label=strategy)
+        # Each strategy's intervals a little to the side, so that they do not hide each other.
+        dodge = (i - (len(lines) - 1) / 2) * 0.25 / max(len(lines), 1)
+        left.errorbar(positions + dodge, rate, yerr=error_bars(rate, line["win_low"] * 100,
+                                                               line["win_high"] * 100),
+                      marker="o", capsize=2, label=strategy)
         right.plot(positions, line["vp_total"], marker="o", label=strategy)
     for ax, title in ((left, "Win rate (%)"), (right, "Mean VP total")):
         ax.set_xticks(list(positions), [str(v) for v in values])
