@@ -49,11 +49,16 @@ def size_label(comparison: Comparison) -> str:
 
 
 def relative_phrase(relative: float, basis: str) -> str:
-    """``-0.29, "fair share"`` -> "29% fewer wins than fair"; ``0.03, "mean score"`` ->
-    "+3% of the mean score"; empty when there is no relative effect."""
+    """A relative effect in words; empty when there is none.
+
+    Basis ``"fair"`` is a win rate against the fair share (rate / fair share - 1):
+    ``-0.29`` -> "29% fewer wins than fair". Any other basis is a difference as a share of it:
+    ``0.12, "fair share"`` -> "+12% of the fair share" (a 3-point gain in 4-player games),
+    ``0.03, "mean score"`` -> "+3% of the mean score".
+    """
     if math.isnan(relative) or not basis:
         return ""
-    if basis == "fair share":
+    if basis == "fair":
         return f"{abs(relative):.0%} {'more' if relative >= 0 else 'fewer'} wins than fair"
     return f"{relative:+.0%} of the {basis}"
 

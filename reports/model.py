@@ -25,7 +25,8 @@ class Comparison:
     ``claim`` is a sentence stating what was observed (e.g. "seat 1 wins 56% of 2-player
     games"); ``effect`` is a standardised effect size of kind ``effect_kind`` (see
     ``zsim.stats.EFFECT_BENCHMARKS``). ``relative`` is the same effect in a designer's terms, as
-    a share of ``basis`` (-0.29 with basis "fair share": 29% fewer wins than fair). ``family``
+    a share of ``basis`` (see ``reports.findings.relative_phrase``: -0.29 with basis "fair" is
+    29% fewer wins than fair; 0.12 with basis "fair share" a gain of 12% of it). ``family``
     names the question the test answers with others (by default its figure's title):
     ``reports.findings`` Holm-corrects each family on its own and fills in ``adjusted`` and
     ``family_size``.

@@ -79,10 +79,10 @@ def _fair_share_tests(rows: pd.DataFrame, n: int) -> list[Comparison]:
         found.append(Comparison(
             label=f"{strategy} win rate, {n} players",
             claim=f"{strategy} wins {percent(rate)} of its {n}-player seats against a fair "
-                  f"share of {percent(1 / n)} ({relative_phrase(relative, 'fair share')})",
+                  f"share of {percent(1 / n)} ({relative_phrase(relative, 'fair')})",
             method="one-sample t-test of per-game win share against fair share",
             pvalue=test.pvalue, effect=test.effect, effect_kind=test.effect_kind,
-            games=len(games), relative=relative, basis="fair share"))
+            games=len(games), relative=relative, basis="fair"))
     return found
 
 

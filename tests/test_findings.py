@@ -56,10 +56,11 @@ def test_families_can_be_named_across_figures_and_untestable_ones_do_not_count()
 
 def test_a_large_relative_effect_is_never_called_negligible():
     # mausoleum winning 17.8% of 4-player seats against a fair 25%: h = -0.18, 29% fewer wins.
-    fewer = _test("mausoleum", 1e-5, effect=-0.178, relative=0.178 / 0.25 - 1,
-                  basis="fair share")
+    fewer = _test("mausoleum", 1e-5, effect=-0.178, relative=0.178 / 0.25 - 1, basis="fair")
     assert size_label(fewer) == "medium"
     assert relative_phrase(fewer.relative, fewer.basis) == "29% fewer wins than fair"
+    # A difference of 3 points of win rate in 4-player games, as a share of the fair 25%:
+    assert relative_phrase(0.03 / 0.25, "fair share") == "+12% of the fair share"
     assert size_label(_test("tiny", 0.5, effect=0.01, relative=0.02)) == "negligible"
     assert size_label(_test("big d", 0.5, effect=0.9, relative=0.01)) == "large"
     assert relative_phrase(0.031, "mean score") == "+3% of the mean score"
