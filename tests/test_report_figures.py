@@ -18,7 +18,8 @@ from matplotlib.colors import to_rgb
 from matplotlib.lines import Line2D
 from matplotlib.transforms import Bbox
 
-from reports.build import build_report, build_sections
+from reports import strategies
+from reports.build import build_sections, write_sections
 from reports.common import STYLE
 from reports.components import MAX_ROWS
 from reports.loader import load_runs
@@ -44,6 +45,16 @@ def mixed(tmp_path_factory) -> Path:
     """Three strategies at two player counts: every figure of the report is drawn."""
     return _run(tmp_path_factory.mktemp("runs") / "mixed", games=120, players=[2, 4],
                 strategies=["basic", "greedy", "random"], seed=4)
+
+
+@pytest.fixture(scope="module")
+def lopsided_sections(lopsided) -> list[Section]:
+    return sections_of(lopsided)
+
+
+@pytest.fixture(scope="module")
+def mixed_sections(mixed) -> list[Section]:
+    return sections_of(mixed)
 
 
 def sections_of(*runs: Path) -> list[Section]:
@@ -124,11 +135,12 @@ def cell_inks(figure: Figure) -> list[tuple[str, float]]:
     return found
 
 
-def test_a_strategy_that_never_wins_and_one_that_always_does_give_a_report(lopsided, tmp_path):
+def test_a_strategy_that_never_wins_and_one_that_always_does_give_a_report(
+        lopsided, lopsided_sections, tmp_path):
     players = pd.read_parquet(lopsided / "players.parquet")
     rates = players.groupby("strategy")["win_share"].mean()
     assert rates["greedy"] == 1 and rates["random"] == 0  # the degenerate case, for real
-    sections = sections_of(lopsided)
+    sections = lopsided_sections
     figures = figures_of(sections)
     assert {"strategy-win-rate", "head-to-head", "score-distributions"} <= set(figures)
     summary = next(t for s in sections for t in s.tables if t.slug == "strategies").data
@@ -138,8 +150,9 @@ def test_a_strategy_that_never_wins_and_one_that_always_does_give_a_report(lopsi
     assert (summary["win_rate"] <= summary["win_high"]).all()
     for figure in figures.values():
         assert not legend_clashes(figure)
-    built = build_report([lopsided], tmp_path / "report")
-    assert built.figures == len(figures)
+    with matplotlib.rc_context(STYLE):  # and the files are written (SVG, PNG, the page)
+        built = write_sections(sections, tmp_path / "report", "zsim report", "")
+    assert built.figures == len(figures) and built.index.is_file()
 
 
 def test_one_strategy_one_game_and_empty_columns_give_a_report(lopsided, tmp_path):
@@ -163,8 +176,8 @@ def test_one_strategy_one_game_and_empty_columns_give_a_report(lopsided, tmp_pat
         assert not legend_clashes(figure)
 
 
-def test_no_legend_of_the_full_report_covers_plotted_data(mixed):
-    figures = figures_of(sections_of(mixed))
+def test_no_legend_of_the_full_report_covers_plotted_data(mixed_sections):
+    figures = figures_of(mixed_sections)
     assert len(figures) >= 15
     assert [clash for f in figures.values() for clash in legend_clashes(f)] == []
 
@@ -183,8 +196,8 @@ def test_a_legend_on_the_data_is_caught():
     assert legend_clashes(Figure("x", "x", "", 1, fig))
 
 
-def test_heatmap_numbers_contrast_with_their_cells(mixed):
-    figures = figures_of(sections_of(mixed))
+def test_heatmap_numbers_contrast_with_their_cells(mixed_sections):
+    figures = figures_of(mixed_sections)
     for slug in ("card-triggers", "head-to-head", "board-take-rates"):
         inks = cell_inks(figures[slug])
         assert inks, slug
@@ -194,8 +207,8 @@ def test_heatmap_numbers_contrast_with_their_cells(mixed):
     assert wcag_contrast("black", darkest.cmap(1.0)) < 4.5  # the check would catch black ink
 
 
-def test_ability_dots_sit_on_their_labels_and_the_suits_have_a_legend(mixed):
-    figure = figures_of(sections_of(mixed))["card-abilities"]
+def test_ability_dots_sit_on_their_labels_and_the_suits_have_a_legend(mixed, mixed_sections):
+    figure = figures_of(mixed_sections)["card-abilities"]
     bars, dots = figure.figure.axes[:2]
     suits = sorted(pd.read_parquet(mixed / "abilities.parquet")["suit"].unique())
     legend = figure.figure.legends[0]
@@ -218,8 +231,8 @@ def test_ability_dots_sit_on_their_labels_and_the_suits_have_a_legend(mixed):
     assert rows >= len(labels)
 
 
-def test_the_mausoleum_layout_figure_shows_only_what_matters(mixed):
-    sections = sections_of(mixed)
+def test_the_mausoleum_layout_figure_shows_only_what_matters(mixed_sections):
+    sections = mixed_sections
     figure = figures_of(sections)["mausoleum-layout"]
     table = next(t for s in sections for t in s.tables if t.slug == "mausoleum-layout").data
     assert len(table) > MAX_ROWS  # many spot bindings in the table...
@@ -229,15 +242,18 @@ def test_the_mausoleum_layout_figure_shows_only_what_matters(mixed):
     assert drawn == (len(significant) if significant else MAX_ROWS)
 
 
-def test_a_category_nobody_scored_in_is_left_out_of_the_legend(lopsided, tmp_path):
+def test_a_category_nobody_scored_in_is_left_out_of_the_legend(lopsided, lopsided_sections,
+                                                              tmp_path):
     players = pd.read_parquet(lopsided / "players.parquet")
     assert (players["vp_rewards"] == 0).all()
-    legend = figures_of(sections_of(lopsided))["vp-categories"].figure.axes[0].get_legend()
+    legend = figures_of(lopsided_sections)["vp-categories"].figure.axes[0].get_legend()
     names = [t.get_text() for t in legend.get_texts()]
     assert "rewards" not in names and "walls" in names
     scored = tmp_path / "scored"
     shutil.copytree(lopsided, scored)
     players.loc[0, "vp_rewards"] = 2
     players.to_parquet(scored / "players.parquet")
-    legend = figures_of(sections_of(scored))["vp-categories"].figure.axes[0].get_legend()
+    with matplotlib.rc_context(STYLE):
+        section = strategies.section(load_runs([scored]))
+    legend = figures_of([section])["vp-categories"].figure.axes[0].get_legend()
     assert "rewards" in [t.get_text() for t in legend.get_texts()]
