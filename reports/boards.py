@@ -15,13 +15,17 @@ import pandas as pd
 
 from reports.common import (
     MIN_GAMES,
+    annotate_cells,
     compare,
+    ecdf_panels,
     forest,
     forest_height,
     new_figure,
     player_count_label,
+    share_of,
     too_few,
 )
+from reports.findings import relative_phrase
 from reports.loader import RunData
 from reports.model import Comparison, Figure, Note, Section, Table
 from zsim.stats import distribution_test
@@ -49,13 +53,12 @@ def _heatmaps(rates: pd.DataFrame, boards: list[str], games: int) -> Figure:
     for ax, board in zip(axes[:, 0], boards, strict=True):
         cells = rates.loc[board] if board in rates.index.get_level_values(0) else rates.iloc[:0]
         grid = np.full((len(aspects), len(rounds)), np.nan)
+        texts = np.full(grid.shape, "", dtype=object)
         for (rnd, aspect), row in cells.iterrows():
             i, j = aspects.index(aspect), rounds.index(rnd)
             grid[i, j] = row["take_rate"]
-            ax.text(j, i, f"{row['take_rate']:.0%}\n{row['reward']}", ha="center",
-                    va="center", fontsize=8,
-                    color="white" if row["take_rate"] > 0.7 else "black")
-        ax.imshow(grid, cmap="Blues", vmin=0, vmax=1, aspect="auto")
+            texts[i, j] = f"{row['take_rate']:.0%}\n{row['reward']}"
+        annotate_cells(ax, ax.imshow(grid, cmap="Blues", vmin=0, vmax=1, aspect="auto"), texts)
         ax.set_xticks(range(len(rounds)), [f"round {r}" for r in rounds])
         ax.set_yticks(range(len(aspects)), aspects)
         ax.set_title(f"{board}")
@@ -116,39 +119,35 @@ def _scores(data: RunData, boards: list[str]) -> Figure | Note:
                                            ["unification_board"]))
     per_game = players.groupby(["game_key", "n_players", "board"])["vp_total"].mean()
     counts = data.player_counts
-    fig, axes = new_figure(1, len(counts), height=3.2)
-    bins = np.histogram_bin_edges(players["vp_total"], bins=30)
+    fig, axes = new_figure(1, len(counts), height=3.4)
+    ecdf_panels(axes[0], players, counts, "n_players", boards, "board", "vp_total", "final VP")
     comparisons = []
     for ax, n in zip(axes[0], counts, strict=True):
-        rows = players[players["n_players"] == n]
         groups = []
-        for i, board in enumerate(boards):
-            values = rows.loc[rows["board"] == board, "vp_total"]
-            if len(values):
-                ax.hist(values, bins=bins, density=True, histtype="step", linewidth=1.5,
-                        color=f"C{i}", label=f"{board} (mean {values.mean():.1f})")
+        for board in boards:
             games = per_game.xs(n, level="n_players")
             board_games = games[games.index.get_level_values("board") == board]
             if len(board_games) >= MIN_GAMES:
                 groups.append((board, board_games.to_numpy()))
         ax.set_title(player_count_label(n))
-        ax.set_xlabel("final VP")
-        ax.legend(fontsize=8)
         if len(groups) > 1:
             test = distribution_test([g for _, g in groups])
             means = {b: g.mean() for b, g in groups}
             high, low = max(means, key=means.get), min(means, key=means.get)
+            relative = share_of(means[high] - means[low],
+                                float(np.concatenate([g for _, g in groups]).mean()))
             comparisons.append(Comparison(
                 label=f"scores by board, {player_count_label(n)}",
                 claim=f"{n}-player games on {high} score {means[high] - means[low]:+.1f} VP "
-                      f"per player against {low}",
+                      f"per player against {low} "
+                      f"({relative_phrase(relative, 'mean score')})",
                 method=("Mann-Whitney U" if len(groups) == 2 else "Kruskal-Wallis")
                 + " test of per-game mean VP",
                 pvalue=test.pvalue, effect=test.effect, effect_kind=test.effect_kind,
-                games=sum(len(g) for _, g in groups)))
-    axes[0][0].set_ylabel("density")
+                games=sum(len(g) for _, g in groups), relative=relative, basis="mean score"))
     return Figure("board-scores", "Score distributions by board",
-                  "Distribution of final VP per player on each board, per player count. The "
+                  "Distribution of final VP per player on each board, per player count, as "
+                  "the share of players scoring at most each total. The "
                   "boards are compared on each game's mean VP (rank test: Mann-Whitney U for "
                   "two boards, Kruskal-Wallis for more).",
                   int(players["game_key"].nunique()), fig, comparisons)

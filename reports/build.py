@@ -29,7 +29,7 @@ from reports import (
 )
 from reports.common import STYLE
 from reports.html import render
-from reports.loader import load_runs
+from reports.loader import RunData, load_runs
 from reports.model import Section
 
 SECTIONS = (overview, strategies, seats, walls, boards, components, cards)
@@ -68,14 +68,19 @@ def _check_unique(sections: list[Section]) -> None:
             raise ValueError(f"duplicate {kind} slug(s): {', '.join(sorted(duplicated))}")
 
 
+def build_sections(data: RunData) -> list[Section]:
+    """Every section of the report of ``data``, its tests corrected (call inside
+    ``matplotlib.rc_context(STYLE)``, so that figures get the report's style)."""
+    sections = [module.section(data) for module in SECTIONS]
+    return [*sections, findings.section(sections), solo.section(data), convergence.section(data)]
+
+
 def build_report(run_dirs: list[Path], out: Path) -> BuiltReport:
     """Write the report of ``run_dirs`` (pooled) into ``out``."""
     data = load_runs(run_dirs)
     _prepare(out)
     with matplotlib.rc_context(STYLE):
-        sections = [module.section(data) for module in SECTIONS]
-        summary = findings.section(sections)
-        sections += [summary, solo.section(data), convergence.section(data)]
+        sections = build_sections(data)
         significant = sum(c.significant for s in sections for c in s.comparisons)
         names = ", ".join(str(p) for p in run_dirs)
         subtitle = (f"{len(data.finished)} finished games from {names}. {significant} "

@@ -12,8 +12,10 @@ import pandas as pd
 
 from reports.common import (
     MIN_GAMES,
+    annotate_cells,
     bars_with_intervals,
     compare,
+    figure_legend,
     mean_intervals,
     new_figure,
     too_few,
@@ -68,31 +70,36 @@ def _activation_blocks(abilities: pd.DataFrame, games: int) -> list:
     table["per_game"] = table["activations"] / games
     table["vp_per_activation"] = table["vp"] / table["activations"]
     suits = sorted(abilities["suit"].unique())
-    order = table.groupby("ability")["per_game"].sum().sort_values().index
-    fig, axes = new_figure(1, 2, height=max(3.0, 0.8 + 0.28 * len(order)))
+    order = list(table.groupby("ability")["per_game"].sum().sort_values().index)
+    rows = np.arange(len(order))  # one row per ability, shared by both panels
+    fig, axes = new_figure(1, 2, height=max(3.0, 1.2 + 0.28 * len(order)))
+    bars, dots = axes[0]
+    dots.sharey(bars)
     left = np.zeros(len(order))
     for i, suit in enumerate(suits):
         values = table["per_game"].xs(suit, level="suit").reindex(order).fillna(0).to_numpy()
-        axes[0][0].barh(list(order), values, left=left, color=f"C{i}", label=suit)
+        bars.barh(rows, values, left=left, color=f"C{i}", label=suit)
         left += values
-    axes[0][0].set_xlabel("activations per game")
-    for i, suit in enumerate(suits):
-        values = table["vp_per_activation"].xs(suit, level="suit").reindex(order)
-        axes[0][1].plot(values.to_numpy(), list(order), "o", color=f"C{i}", label=suit)
-    axes[0][1].set_xlabel("VP per activation")
-    axes[0][1].set_yticklabels([])
+        vp = table["vp_per_activation"].xs(suit, level="suit").reindex(order).to_numpy()
+        dots.plot(vp, rows, "o", color=f"C{i}")
+    bars.set_yticks(rows, order)
+    bars.set_ylim(-0.6, len(order) - 0.4)
+    bars.set_xlabel("activations per game")
+    dots.set_xlabel("VP per activation")
+    dots.tick_params(axis="y", labelleft=False)
     for ax in axes[0]:
         ax.grid(axis="y", visible=False)
+    figure_legend(fig, bars)
     figure = Figure("card-abilities", "Ability activations and their VP",
                     "How often each ability activates per game, stacked by the suit of the "
                     "card that carries it (left), and the VP each activation scored on "
-                    "average (right).", games, fig)
+                    "average, one dot per suit in the same colours (right).", games, fig)
     triggers = pd.crosstab(abilities["trigger"], abilities["suit"]) / games
     tfig, taxes = new_figure(height=max(2.4, 0.8 + 0.35 * len(triggers)), width=6.0)
     ax = taxes[0][0]
-    image = ax.imshow(triggers.to_numpy(dtype=float), cmap="Blues", aspect="auto")
-    for (i, j), value in np.ndenumerate(triggers.to_numpy(dtype=float)):
-        ax.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize=8)
+    cells = triggers.to_numpy(dtype=float)
+    image = ax.imshow(cells, cmap="Blues", aspect="auto")
+    annotate_cells(ax, image, np.vectorize(lambda v: f"{v:.2f}")(cells))
     ax.set_xticks(range(len(triggers.columns)), triggers.columns)
     ax.set_yticks(range(len(triggers.index)), triggers.index)
     ax.grid(False)

@@ -14,8 +14,10 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure as MplFigure
 
+from reports.findings import relative_phrase
 from reports.model import Comparison, Note
 from zsim.stats import adjusted_difference, bootstrap_interval, wilson_interval
 
@@ -82,6 +84,23 @@ def mean_intervals(values: pd.DataFrame, by: str | list[str], column: str) -> pd
     return pd.DataFrame(rows, columns=[*names, "n", "mean", "low", "high"]).set_index(names)
 
 
+def relative_basis(frame: pd.DataFrame, outcome: str) -> tuple[float, str]:
+    """What a difference in ``outcome`` is measured against in a designer's terms: a win-rate
+    difference against the fair share (1 / player count, averaged over the rows), a score
+    against the mean score, anything else (Walls built, VP per Wall) against its mean."""
+    if outcome == "win_share" and "n_players" in frame:
+        return float((1 / frame["n_players"]).mean()), "fair share"
+    return float(frame[outcome].mean()), "mean score" if outcome in SCORES else "mean"
+
+
+SCORES = ("vp_total", "mean_vp")  # outcomes that are a player's (or a game's mean) final score
+
+
+def share_of(value: float, reference: float) -> float:
+    """``value`` as a share of ``reference``; NaN when the reference is zero or missing."""
+    return value / reference if reference and not math.isnan(reference) else math.nan
+
+
 def compare(frame: pd.DataFrame, *, outcome: str, exposure: pd.Series | np.ndarray,
             strata: str | None, clusters: str | None, label: str, subject: str,
             measure: str, method_note: str, scale: float = 1.0, unit: str = "VP",
@@ -89,30 +108,42 @@ def compare(frame: pd.DataFrame, *, outcome: str, exposure: pd.Series | np.ndarr
     """Adjusted difference of ``outcome`` for ``subject`` against comparable others.
 
     Returns the numbers for a table/forest row (scaled: ``scale=100`` turns a win-rate
-    difference into percentage points) and a ``Comparison`` when there are enough rows (at
-    least ``MIN_GAMES`` on each side of a 0/1 exposure) and the exposure can be separated from
-    the strata; otherwise ``None``.
+    difference into percentage points; ``relative`` is the unscaled difference as a share of
+    ``relative_basis``) and a ``Comparison`` when there are enough rows (at least ``MIN_GAMES``
+    on each side of a 0/1 exposure) and the exposure can be separated from the strata;
+    otherwise ``None``.
     """
     exposed = np.asarray(exposure, dtype=float)
     result = adjusted_difference(
         frame[outcome].to_numpy(dtype=float), exposed,
         None if strata is None else frame[strata].to_numpy(),
         None if clusters is None else frame[clusters].to_numpy())
+    reference, basis = relative_basis(frame, outcome)
+    relative = share_of(result.estimate, reference)
     row = {"estimate": result.estimate * scale, "low": result.low * scale,
-           "high": result.high * scale, "p": result.pvalue, "exposed": result.exposed,
-           "others": result.others}
+           "high": result.high * scale, "p": result.pvalue, "relative": relative,
+           "exposed": result.exposed, "others": result.others}
     # A 0/1 exposure needs enough rows on both sides; a count (cards tucked, copies in play)
     # is a slope, which needs enough rows overall.
     binary = bool(np.isin(exposed, (0, 1)).all())
     small = min(result.exposed, result.others) if binary else len(frame) // 2
     if small < MIN_GAMES or math.isnan(result.pvalue):
         return row, None
+    phrase = relative_phrase(relative, basis)
     claim = (f"{subject}: {measure} {row['estimate']:+.{digits}f} {unit} "
-             f"(95% CI {row['low']:+.{digits}f} to {row['high']:+.{digits}f})")
+             f"(95% CI {row['low']:+.{digits}f} to {row['high']:+.{digits}f}"
+             f"{'; ' + phrase if phrase else ''})")
     games = int(frame[clusters].nunique()) if clusters else len(frame)
     return row, Comparison(label=label, claim=claim, method=f"adjusted difference, {method_note}",
                            pvalue=result.pvalue, effect=result.effect, effect_kind="d",
-                           games=games)
+                           games=games, relative=relative, basis=basis)
+
+
+def error_bars(value: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """Error-bar lengths below and above ``value``: never negative (matplotlib refuses those),
+    zero where an interval is missing, so a degenerate estimate still draws."""
+    below, above = np.asarray(value, float) - low, np.asarray(high, float) - value
+    return np.nan_to_num(np.clip(np.vstack([below, above]), 0, None))
 
 
 def forest(ax: Axes, labels: Sequence[str], rows: pd.DataFrame, title: str,
@@ -120,10 +151,11 @@ def forest(ax: Axes, labels: Sequence[str], rows: pd.DataFrame, title: str,
     """Point estimates with 95% intervals, one line per label; the zero line means no effect."""
     y = np.arange(len(labels))[::-1]
     est, low, high = (rows[c].to_numpy(dtype=float) for c in ("estimate", "low", "high"))
-    ax.errorbar(est, y, xerr=[est - low, high - est], fmt="o", color="tab:blue", ecolor="0.4",
+    ax.errorbar(est, y, xerr=error_bars(est, low, high), fmt="o", color="tab:blue", ecolor="0.4",
                 capsize=2, markersize=4)
     ax.axvline(0, color="0.3", linewidth=0.8)
     ax.set_yticks(y, labels)
+    ax.set_ylim(-0.6, len(labels) - 0.4)  # half a row around the rows, however many
     ax.set_title(title)
     ax.set_xlabel(xlabel)
     ax.grid(axis="y", visible=False)
@@ -146,15 +178,13 @@ def bars_with_intervals(ax: Axes, table: pd.DataFrame, groups: Sequence, series:
     for i, name in enumerate(series):
         rows = table.reindex([(g, name) for g in groups])
         v = rows[value].to_numpy(dtype=float)
-        err = [v - rows[low].to_numpy(dtype=float), rows[high].to_numpy(dtype=float) - v]
+        err = error_bars(v, rows[low].to_numpy(dtype=float), rows[high].to_numpy(dtype=float))
         ax.bar(x + (i - (len(series) - 1) / 2) * width, v, width, yerr=err, capsize=2,
                label=(labels or {}).get(name, str(name)), color=f"C{i}", ecolor="0.3")
     ax.set_xticks(x, [str(g) for g in groups])
     figure = ax.get_figure()
     if figure is not None and not figure.legends:
-        handles, names = ax.get_legend_handles_labels()
-        figure.legend(handles, names, loc="outside upper center", fontsize=8, frameon=False,
-                      ncol=min(len(series), LEGEND_COLUMNS))
+        figure_legend(figure, ax)
 
 
 def rate_bars(ax: Axes, table: pd.DataFrame, fair: float | None = None) -> None:
@@ -162,8 +192,8 @@ def rate_bars(ax: Axes, table: pd.DataFrame, fair: float | None = None) -> None:
     fair share as a dashed line."""
     labels = [str(i) for i in table.index]
     rate = table["win_rate"].to_numpy(dtype=float)
-    err = [rate - table["win_low"].to_numpy(dtype=float),
-           table["win_high"].to_numpy(dtype=float) - rate]
+    err = error_bars(rate, table["win_low"].to_numpy(dtype=float),
+                     table["win_high"].to_numpy(dtype=float))
     ax.bar(labels, rate, yerr=err, capsize=3, color=[f"C{i % 10}" for i in range(len(labels))],
            ecolor="0.3")
     if fair is not None:
@@ -177,3 +207,65 @@ def rate_bars(ax: Axes, table: pd.DataFrame, fair: float | None = None) -> None:
 def game_lineups(players: pd.DataFrame) -> pd.Series:
     """The lineup label of each finished game, by ``game_key``."""
     return players.groupby("game_key")["lineup"].first()
+
+
+def luminance(colour: object) -> float:
+    """WCAG relative luminance of a matplotlib colour (0 black, 1 white)."""
+    channels = np.asarray(to_rgb(colour))
+    linear = np.where(channels <= 0.04045, channels / 12.92, ((channels + 0.055) / 1.055) ** 2.4)
+    return float(linear @ (0.2126, 0.7152, 0.0722))
+
+
+def contrast(a: object, b: object) -> float:
+    """WCAG contrast ratio of two colours, from 1 (none) to 21 (black on white)."""
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def text_colour(background: object) -> str:
+    """Black or white, whichever reads better on ``background`` (a heatmap cell)."""
+    return max(("black", "white"), key=lambda ink: contrast(ink, background))
+
+
+def annotate_cells(ax: Axes, image, texts: np.ndarray, fontsize: float = 8) -> None:
+    """Write ``texts`` (same shape as the image) in the cells of a heatmap drawn by ``imshow``,
+    each in the ink that contrasts with its cell's colour; empty strings are skipped."""
+    values = np.asarray(image.get_array(), dtype=float)
+    for (i, j), text in np.ndenumerate(texts):
+        if text:
+            ink = "black" if np.isnan(values[i, j]) else text_colour(
+                image.cmap(image.norm(values[i, j])))
+            ax.text(j, i, text, ha="center", va="center", fontsize=fontsize, color=ink)
+
+
+def figure_legend(fig: MplFigure, ax: Axes, columns: int | None = None) -> None:
+    """One legend for the figure, above its axes (outside the data), from ``ax``'s labelled
+    artists."""
+    handles, names = ax.get_legend_handles_labels()
+    if handles:
+        fig.legend(handles, names, loc="outside upper center", fontsize=8, frameon=False,
+                   ncol=min(len(names), columns or LEGEND_COLUMNS))
+
+
+def ecdf_panels(axes: Sequence[Axes], frame: pd.DataFrame, panels: Sequence, panel: str,
+                lines: Sequence, line: str, value: str, xlabel: str) -> None:
+    """One empirical CDF per ``lines`` value in each panel (one panel per ``panels`` value):
+    many distributions stay readable where overlaid step histograms hide each other, and the
+    median is read where a line crosses 50%. The figure gets one legend above the axes."""
+    for ax, key in zip(axes, panels, strict=True):
+        rows = frame[frame[panel] == key]
+        for i, name in enumerate(lines):
+            values = rows.loc[rows[line] == name, value].dropna()
+            if len(values):
+                ax.ecdf(values, color=f"C{i % 10}", linewidth=1.4, label=str(name))
+        ax.set_xlabel(xlabel)
+        ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    axes[0].set_ylabel("share of players at or below")
+    figure = axes[0].get_figure()
+    if figure is not None and not figure.legends:
+        handles = {}
+        for ax in axes:
+            handles.update(zip(*reversed(ax.get_legend_handles_labels()), strict=True))
+        names = [str(n) for n in lines if str(n) in handles]
+        figure.legend([handles[n] for n in names], names, loc="outside upper center",
+                      fontsize=8, frameon=False, ncol=min(len(names), LEGEND_COLUMNS))

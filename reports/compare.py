@@ -1,45 +1,107 @@
-"""The report of a paired comparison (``zsim compare``) and of a sweep (``zsim sweep``)."""
+"""The report of a paired comparison (``zsim compare``) and of a sweep (``zsim sweep``).
+
+Both pages show paired differences (variant minus base, game by game on shared seeds) as forest
+plots, each family of tests (win rate, VP total, VP by category) Holm-corrected on its own, and
+the variance-reduction table: how much narrower pairing made each interval than two unrelated
+runs of the same size would have, and the factor of games that saved.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import matplotlib
+import numpy as np
 import pandas as pd
 
 from reports.build import BuiltReport, write_sections
-from reports.common import STYLE, forest, forest_height, new_figure
+from reports.common import (
+    STYLE,
+    error_bars,
+    figure_legend,
+    forest,
+    forest_height,
+    new_figure,
+)
+from reports.findings import relative_phrase
 from reports.model import Comparison, Figure, Note, Section, Table
-from zsim.compare import verdict
+from zsim.compare import variance_reduction, verdict
 from zsim.runner.experiment import Experiment
+
+NUMBERS = ("base", "variant", "difference", "low", "high", "unpaired_low", "unpaired_high",
+           "pvalue", "adjusted")
+METRIC_NAMES = {"win_share": "win rate", "vp_total": "VP total"}
 
 
 def _label(row: pd.Series) -> str:
-    return f"{row['strategy']} ({row['n_players']}p)"
+    """``builder (4p) vp_palaces``: strategy, player count and what moved."""
+    metric = METRIC_NAMES.get(row["metric"], row["metric"])
+    return f"{row['strategy']} ({row['n_players']}p) {metric}"
+
+
+def _comparisons(rows: pd.DataFrame, scale: float, unit: str, prefix: str = "") -> list:
+    found = []
+    for _, r in rows.iterrows():
+        basis = "fair share" if r["metric"] == "win_share" else "mean score"
+        phrase = relative_phrase(r["relative"], basis)
+        found.append(Comparison(
+            label=prefix + _label(r),
+            claim=f"{prefix}{_label(r)} moves by {r['difference'] * scale:+.2f} {unit} (95% CI "
+                  f"{r['low'] * scale:+.2f} to {r['high'] * scale:+.2f}"
+                  f"{'; ' + phrase if phrase else ''})",
+            method="Wilcoxon signed-rank test on paired games", pvalue=r["pvalue"],
+            effect=r["effect"], effect_kind="d", games=int(r["games"]),
+            relative=r["relative"], basis=basis, family=prefix + r["family"],
+            adjusted=r["adjusted"], family_size=int(r["family_tests"])))
+    return found
 
 
 def _forest_figure(rows: pd.DataFrame, slug: str, title: str, xlabel: str, scale: float,
-                   games: int) -> Figure:
+                   unit: str, prefix: str = "") -> Figure:
     fig, axes = new_figure(height=forest_height(len(rows)))
-    ax = axes[0, 0]
     shown = rows.assign(estimate=rows["difference"] * scale, low=rows["low"] * scale,
                         high=rows["high"] * scale)
-    forest(ax, [_label(r) + ("" if "metric" not in r or r["metric"] in ("win_share", "vp_total")
-                             else f" {r['metric']}") for _, r in shown.iterrows()],
-           shown, title, xlabel)
+    forest(axes[0, 0], [_label(r) for _, r in shown.iterrows()], shown, title, xlabel)
+    games = int(rows["games"].max()) if len(rows) else 0
     caption = (f"{title}: variant minus base, game by game on the same seeds, with 95% "
-               f"bootstrap intervals; {games} paired games per row.")
-    comparisons = [
-        Comparison(label=_label(r), claim=f"{_label(r)} {r['metric']} moves by "
-                   f"{r['difference'] * scale:+.2f}", method="Wilcoxon signed-rank test on "
-                   "paired games", pvalue=r["pvalue"], effect=r["effect"], effect_kind="d",
-                   games=int(r["games"]), adjusted=r["adjusted"])
-        for _, r in rows.iterrows()]
-    return Figure(slug, title, caption, games, fig, comparisons)
+               f"bootstrap intervals; up to {games} paired games per row. Each row is tested "
+               "with a Wilcoxon signed-rank test, Holm-corrected within this figure's family.")
+    return Figure(slug, title, caption, games, fig, _comparisons(rows, scale, unit, prefix))
+
+
+def _difference_figures(table: pd.DataFrame, slug: str, prefix: str = "") -> list:
+    """Forest plots of the win-rate, VP total and moved-category differences of ``table``."""
+    blocks: list = []
+    for family, name, xlabel, scale, unit in (
+            ("win rate", "Win rate change", "points of win rate", 100, "points"),
+            ("VP total", "VP total change", "VP", 1, "VP")):
+        rows = table[table["family"] == family]
+        if not rows.empty:
+            blocks.append(_forest_figure(rows, f"{slug}-{family.replace(' ', '-').lower()}",
+                                         prefix + name, xlabel, scale, unit, prefix))
+    moved = table[(table["family"] == "VP by category")
+                  & ((table["difference"] != 0) | table["significant"])]
+    if not moved.empty:
+        blocks.append(_forest_figure(moved, f"{slug}-categories", prefix + "VP change by "
+                                     "category", "VP", 1, "VP", prefix))
+    return blocks
+
+
+def _variance_table(table: pd.DataFrame, slug: str) -> Table:
+    reduction = variance_reduction(table)
+    return Table(slug, "Variance reduction: paired against unpaired intervals", reduction,
+                 {"paired_width": "{:.3f}", "unpaired_width": "{:.3f}",
+                  "games_factor": "{:.1f}"}, collapsed=len(reduction) > 12)
+
+
+VARIANCE_NOTE = ("The variance-reduction table compares each paired interval's width with the "
+                 "interval two unrelated runs of the same games would give; games_factor is "
+                 "how many times more games an unpaired comparison would need for the same "
+                 "precision. Rows whose paired interval has zero width (the variant did not "
+                 "touch them) are left out.")
 
 
 def comparison_section(table: pd.DataFrame, base: Experiment, variant: Experiment) -> Section:
-    games = int(table["games"].max()) if len(table) else 0
     changed = sorted(set(variant.variants.items()) - set(base.variants.items()))
     described = ", ".join(f"{k}={v}" for k, v in changed) or variant.name
     section = Section("comparison", "Paired comparison",
@@ -47,22 +109,11 @@ def comparison_section(table: pd.DataFrame, base: Experiment, variant: Experimen
     if table.empty:
         section.blocks.append(Note("The two runs have no finished game in common.", True))
         return section
-    wins = table[table["metric"] == "win_share"]
-    section.blocks.append(_forest_figure(wins, "compare-win-rate", "Win rate change",
-                                         "points of win rate", 100, games))
-    totals = table[table["metric"] == "vp_total"]
-    section.blocks.append(_forest_figure(totals, "compare-vp-total", "VP total change", "VP", 1,
-                                         games))
-    moved = table[(table["metric"].str.startswith("vp_")) & (table["metric"] != "vp_total")
-                  & ((table["difference"] != 0) | table["significant"])]
-    if not moved.empty:
-        section.blocks.append(_forest_figure(moved, "compare-categories",
-                                             "VP change by category", "VP", 1, games))
-    section.blocks.append(Table("comparison", "Every paired difference", table,
-                                {c: "{:.3f}" for c in ("base", "variant", "difference", "low",
-                                                        "high", "unpaired_low",
-                                                        "unpaired_high", "pvalue", "adjusted")},
-                                collapsed=True))
+    section.blocks += _difference_figures(table, "compare")
+    section.blocks += [Note(VARIANCE_NOTE), _variance_table(table, "variance-reduction"),
+                       Table("comparison", "Every paired difference", table,
+                             {c: "{:.3f}" for c in NUMBERS} | {"relative": "{:+.1%}"},
+                             collapsed=True)]
     return section
 
 
@@ -73,40 +124,67 @@ def write_comparison_report(table: pd.DataFrame, out: Path, base: Experiment,
         return write_sections([section], out / "report", "zsim compare", verdict(table))
 
 
-def sweep_section(table: pd.DataFrame, key: str) -> Section:
-    """Win rate and mean VP by category against the swept value, one line per strategy."""
-    section = Section("sweep", f"Sweep of {key}",
-                      f"One batch per value of {key}, all on the same game seeds.")
+def _games_per_value(rows: pd.DataFrame) -> str:
+    played = sorted({int(g) for g in rows["games_played"]})
+    return f"{played[0]}" if len(played) == 1 else f"{played[0]}–{played[-1]}"
+
+
+def _sweep_lines(rows: pd.DataFrame, key: str, values: list, n_players: int) -> Figure:
+    fig, axes = new_figure(cols=2, height=3.8)
+    left, right = axes[0]
+    positions = np.arange(len(values))
+    lines = rows.groupby("strategy", sort=True)
+    for i, (strategy, line) in enumerate(lines):
+        line = line.set_index("value").reindex(values)
+        rate = line["win_rate"].to_numpy(float) * 100
+        # Each strategy's intervals a little to the side, so that they do not hide each other.
+        dodge = (i - (len(lines) - 1) / 2) * 0.25 / max(len(lines), 1)
+        left.errorbar(positions + dodge, rate, yerr=error_bars(rate, line["win_low"] * 100,
+                                                               line["win_high"] * 100),
+                      marker="o", capsize=2, label=strategy)
+        right.plot(positions, line["vp_total"], marker="o", label=strategy)
+    for ax, title in ((left, "Win rate (%)"), (right, "Mean VP total")):
+        ax.set_xticks(list(positions), [str(v) for v in values])
+        ax.set_xlabel(key)
+        ax.set_title(title)
+    figure_legend(fig, left)
+    games = _games_per_value(rows)
+    return Figure(
+        f"sweep-{n_players}p", f"{n_players} players",
+        f"Win rate (95% Wilson intervals) and mean VP total of each strategy for each value "
+        f"of {key}, {n_players} players, {games} games per value on shared seeds.",
+        int(rows["games_played"].max()), fig)
+
+
+def sweep_section(table: pd.DataFrame, differences: pd.DataFrame, key: str) -> Section:
+    """Win rate and mean VP against the swept value, one line per strategy, then each value's
+    paired difference from the first (base) value."""
     values = list(dict.fromkeys(table["value"]))
+    section = Section("sweep", f"Sweep of {key}",
+                      f"One batch per value of {key}, all on the same game seeds; the first "
+                      f"value ({values[0]}) is the base the others are compared with, game by "
+                      "game.")
     for n_players, rows in table.groupby("n_players"):
-        fig, axes = new_figure(cols=2, height=3.6)
-        left, right = axes[0]
-        positions = range(len(values))
-        for strategy, line in rows.groupby("strategy", sort=True):
-            line = line.set_index("value").loc[values]
-            left.errorbar(positions, line["win_rate"] * 100,
-                          yerr=[(line["win_rate"] - line["win_low"]) * 100,
-                                (line["win_high"] - line["win_rate"]) * 100],
-                          marker="o", capsize=3, label=strategy)
-            right.plot(positions, line["vp_total"], marker="o", label=strategy)
-        for ax, title in ((left, "Win rate (%)"), (right, "Mean VP total")):
-            ax.set_xticks(list(positions), [str(v) for v in values])
-            ax.set_xlabel(key)
-            ax.set_title(title)
-        left.legend(fontsize="small")
-        games = int(rows["games"].min())
-        section.blocks.append(Figure(
-            f"sweep-{n_players}p", f"{n_players} players",
-            f"Win rate (95% Wilson intervals) and mean VP total of each strategy for each value "
-            f"of {key}, {n_players} players, {games} games per value on shared seeds.",
-            games, fig))
+        section.blocks.append(_sweep_lines(rows, key, values, int(n_players)))
     section.blocks.append(Table("sweep", "Win rate and mean VP by category per value", table,
                                 {c: "{:.3f}" for c in table.columns if c.startswith(("vp_",
                                                                                      "win"))}))
+    for i, (value, rows) in enumerate(differences.groupby("value", sort=False), start=1):
+        section.blocks += _difference_figures(rows.drop(columns="value"), f"sweep-value-{i}",
+                                              f"{key}={value}: ")
+    if not differences.empty:
+        section.blocks += [
+            Note(VARIANCE_NOTE),
+            _variance_table(differences, "sweep-variance-reduction"),
+            Table("sweep-differences", f"Every paired difference from {key}={values[0]}",
+                  differences, {c: "{:.3f}" for c in NUMBERS} | {"relative": "{:+.1%}"},
+                  collapsed=True)]
     return section
 
 
-def write_sweep_report(table: pd.DataFrame, out: Path, key: str) -> BuiltReport:
+def write_sweep_report(table: pd.DataFrame, differences: pd.DataFrame, out: Path,
+                       key: str) -> BuiltReport:
     with matplotlib.rc_context(STYLE):
-        return write_sections([sweep_section(table, key)], out / "report", "zsim sweep",
+        return write_sections([sweep_section(table, differences, key)], out / "report",
+                              "zsim sweep",
                               f"Sweep of {key} over {', '.join(map(str, table['value'].unique()))}")

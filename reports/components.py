@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 
 import pandas as pd
+from matplotlib.figure import Figure as MplFigure
 
 from reports.common import (
     MIN_GAMES,
@@ -29,7 +30,8 @@ from reports.common import (
     win_rates,
 )
 from reports.loader import RunData
-from reports.model import Comparison, Figure, Note, Section, Table
+from reports.model import ALPHA, Comparison, Figure, Note, Section, Table
+from zsim.stats import holm
 
 # (slug, title, column or column prefix, separator inside a cell)
 FAMILIES = (
@@ -48,6 +50,7 @@ INTRO = ("Effects are adjusted differences against comparable players or games, 
          "which tile is compared when the runs record it (tiles.parquet, see docs/reports.md). "
          "These are associations: for the causal effect of a component, `zsim effects KIND` "
          "plays the same games with it forced into play and kept out.")
+MAX_ROWS = 12  # elements a family's figure shows in full; more are condensed (see _condensed)
 # (tile kind in tiles.parquet, title, setup column prefix saying which tiles are in play)
 TAKEN = (
     ("palace", "Palace tiles", "palace_tiles_"),
@@ -169,7 +172,8 @@ def _family(data: RunData, slug: str, title: str, counts: pd.DataFrame) -> list:
     per_game = per_game.join(counts)
     panels: dict[str, list] = {f"{s} win rate": [] for s in strategies}
     panels["game's mean VP"] = []
-    comparisons: list[Comparison] = []
+    # (element, panel, its row, its test or None when too few rows to test)
+    effects: list[tuple[str, str, dict, Comparison | None]] = []
     labels, skipped = [], []
     for element in counts.columns:
         found = []
@@ -189,12 +193,35 @@ def _family(data: RunData, slug: str, title: str, counts: pd.DataFrame) -> list:
             skipped.append(element)
             continue
         labels.append(element)
-        for panel, (row, comparison) in zip(panels.values(), found, strict=True):
+        for (name, panel), (row, comparison) in zip(panels.items(), found, strict=True):
             panel.append(row)
-            if comparison:
-                comparisons.append(comparison)
+            if not math.isnan(row["estimate"]):
+                effects.append((element, name, row, comparison))
     if not labels:
         return [_skipped_note(title, skipped)] if skipped else []
+    comparisons = [comparison for *_, comparison in effects if comparison]
+    games = int(per_game.index.nunique())
+    caption = (f"Effect of each element of the {title.lower()} being in play (per copy): on "
+               "each strategy's win rate against games of the same lineup without it "
+               "(clustered by game), and on the game's mean VP per player against games of the "
+               "same lineup, with 95% intervals.")
+    if len(labels) > MAX_ROWS:
+        blocks: list = [_condensed(slug, title, caption, games, effects, len(labels))]
+    else:
+        blocks = [Figure(slug, title, caption, games, _panels(panels, labels), comparisons)]
+    if skipped:
+        blocks.append(_skipped_note(title, skipped))
+    table = pd.concat({name: pd.DataFrame(rows, index=labels) for name, rows in panels.items()},
+                      axis=1)
+    table.columns = [f"{panel}: {stat}" for panel, stat in table.columns]
+    blocks.append(Table(slug, f"{title}: effects", table.reset_index(names="element"),
+                        collapsed=True))
+    return blocks
+
+
+def _panels(panels: dict[str, list], labels: list[str]) -> MplFigure:
+    """One forest per panel (each strategy's win rate, the game's mean VP), every element a
+    row."""
     cols = min(3, len(panels))
     rows_n = math.ceil(len(panels) / cols)
     fig, axes = new_figure(rows_n, cols, height=rows_n * forest_height(len(labels)))
@@ -206,21 +233,40 @@ def _family(data: RunData, slug: str, title: str, counts: pd.DataFrame) -> list:
             ax.set_yticklabels([])
     for j in range(len(panels), rows_n * cols):
         axes[j // cols][j % cols].set_visible(False)
-    blocks: list = [Figure(
-        slug, title,
-        f"Effect of each element of the {title.lower()} being in play (per copy): on each "
-        "strategy's win rate against games of the "
-        "same lineup without it (clustered by game), and on the game's mean VP per player "
-        "against games of the same lineup, with 95% intervals.",
-        int(per_game.index.nunique()), fig, comparisons)]
-    if skipped:
-        blocks.append(_skipped_note(title, skipped))
-    table = pd.concat({name: pd.DataFrame(rows, index=labels) for name, rows in panels.items()},
-                      axis=1)
-    table.columns = [f"{panel}: {stat}" for panel, stat in table.columns]
-    blocks.append(Table(slug, f"{title}: effects", table.reset_index(names="element"),
-                        collapsed=True))
-    return blocks
+    return fig
+
+
+def _condensed(slug: str, title: str, caption: str, games: int,
+               effects: list[tuple[str, str, dict, Comparison | None]],
+               elements: int) -> Figure:
+    """A family with too many elements for a panel each (the Mausoleum layout's spot bindings):
+    only the effects that are significant after Holm correction within the family, or, when
+    none is, the ``MAX_ROWS`` with the smallest p-values, one row per element and outcome."""
+    tested = [i for i, effect in enumerate(effects) if effect[3]]
+    adjusted = dict(zip(tested, holm([effects[i][3].pvalue for i in tested]), strict=True))
+    significant = [i for i in tested if adjusted[i] < ALPHA]
+    ranked = sorted(range(len(effects)), key=lambda i: (adjusted.get(i, math.inf),
+                                                        _p_or_inf(effects[i][2]["p"])))
+    chosen = [i for i in ranked if i in significant] if significant else ranked[:MAX_ROWS]
+    units = {"win rate": [i for i in chosen if "win rate" in effects[i][1]],
+             "mean VP": [i for i in chosen if "win rate" not in effects[i][1]]}
+    units = {unit: rows for unit, rows in units.items() if rows}
+    fig, axes = new_figure(1, len(units), height=forest_height(max(map(len, units.values()))))
+    for ax, (unit, rows) in zip(axes[0], units.items(), strict=True):
+        labels = [f"{effects[i][0]}: {effects[i][1].removesuffix(' win rate')}" for i in rows]
+        xlabel = "difference (percentage points)" if unit == "win rate" else "difference (VP)"
+        forest(ax, labels, pd.DataFrame([effects[i][2] for i in rows]), unit, xlabel)
+    shown = (f"Only the {len(chosen)} effects significant after Holm correction within this "
+             f"figure's family are drawn, of {len(effects)} on {elements} elements"
+             if significant else
+             f"The {len(chosen)} of {len(effects)} effects ({elements} elements) with the "
+             "smallest p-values are drawn")
+    return Figure(slug, title, f"{caption} {shown}; every element is in the table below.",
+                  games, fig, [effects[i][3] for i in tested])
+
+
+def _p_or_inf(p: float) -> float:
+    return math.inf if math.isnan(p) else p
 
 
 def section(data: RunData) -> Section:
@@ -230,7 +276,7 @@ def section(data: RunData) -> Section:
     if len(data.finished) < MIN_GAMES:
         section.blocks.append(too_few("Other components", len(data.finished)))
         return section
-    if "start_tile" in data.players.columns:
+    if "start_tile" in data.players.columns and data.players["start_tile"].notna().any():
         section.blocks += _start_tiles(data.players)
     if data.tiles is not None:
         section.blocks += _takers(data, data.tiles)

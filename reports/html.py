@@ -30,7 +30,7 @@ h1 { font-size: 1.6rem; margin-bottom: 0.2rem; }
 h2 { font-size: 1.3rem; border-bottom: 2px solid #ddd; padding-bottom: 0.2rem;
      margin-top: 2.5rem; }
 h3 { font-size: 1.05rem; margin: 1.5rem 0 0.4rem; }
-nav ol { columns: 2; padding-left: 1.2rem; }
+nav ol { columns: 2; padding-left: 0; list-style: none; }  /* titles carry their numbers */
 figure { margin: 1.2rem 0; }
 figure img { max-width: 100%; height: auto; display: block; }
 figcaption { font-size: 0.9rem; color: #333; background: #f6f6f6; padding: 0.5rem 0.7rem;
@@ -42,6 +42,8 @@ figcaption .files { font-size: 0.8rem; color: #666; }
 table.data { border-collapse: collapse; font-size: 0.82rem; }
 table.data th, table.data td { border: 1px solid #ddd; padding: 0.2rem 0.45rem;
                                text-align: right; white-space: nowrap; }
+table.fields th, table.fields td { white-space: normal; overflow-wrap: anywhere;
+                                   text-align: left; }
 table.data th { background: #f3f3f3; position: sticky; top: 0; }
 table.data td:first-child, table.data th:first-child { text-align: left; }
 ol.findings li { margin-bottom: 0.5rem; }
@@ -106,13 +108,20 @@ def _number(value: float) -> str:
 
 
 def table_html(table: Table) -> str:
-    """The table as HTML: numbers right-aligned (the page's default), text columns left-aligned
-    by a rule scoped to this table's id."""
+    """The table as HTML: numbers right-aligned and kept on one line (the page's default), text
+    columns left-aligned and wrapping at spaces, by a rule scoped to this table's id. A
+    transposed table is shown field by field, every cell wrapping."""
     frame = table.data
     formatters = {c: _formatter(f) for c, f in table.formats.items() if c in frame.columns}
     floats = {c: _number for c in frame.columns
               if c not in formatters and pd.api.types.is_float_dtype(frame[c])}
     anchor = f"table-{table.slug}"
+    if table.transposed:
+        shown = pd.DataFrame({c: frame[c].map({**floats, **formatters}.get(c, _text))
+                              for c in frame.columns})
+        shown = shown.set_index(frame.columns[0]).T
+        shown = shown.rename_axis(index=frame.columns[0], columns=None).reset_index()
+        return shown.to_html(index=False, classes="data fields", border=0, table_id=anchor)
     html = frame.to_html(index=False, classes="data", border=0, na_rep="–", table_id=anchor,
                          formatters={**floats, **formatters})
     text = [i for i, column in enumerate(frame.columns, start=1)
@@ -120,7 +129,14 @@ def table_html(table: Table) -> str:
     if not text:
         return html
     cells = ", ".join(f"#{anchor} td:nth-child({i}), #{anchor} th:nth-child({i})" for i in text)
-    return f"<style>{cells} {{ text-align: left; }}</style>\n{html}"
+    wrap = ", ".join(f"#{anchor} td:nth-child({i})" for i in text)
+    return (f"<style>{cells} {{ text-align: left; }} {wrap} {{ white-space: normal; "
+            f"overflow-wrap: break-word; }}</style>\n{html}")
+
+
+def _text(value: object) -> str:
+    return "–" if value is None or (isinstance(value, float) and math.isnan(value)) \
+        else str(value)
 
 
 def _block(block: Block, images: dict[str, bytes]) -> dict:

@@ -15,7 +15,7 @@ from matplotlib.figure import Figure as MplFigure
 
 from zsim.stats import EFFECT_BENCHMARKS
 
-ALPHA = 0.05  # family-wise error rate for the whole report
+ALPHA = 0.05  # family-wise error rate of each family of tests (one figure's question)
 
 
 @dataclass
@@ -24,8 +24,12 @@ class Comparison:
 
     ``claim`` is a sentence stating what was observed (e.g. "seat 1 wins 56% of 2-player
     games"); ``effect`` is a standardised effect size of kind ``effect_kind`` (see
-    ``zsim.stats.EFFECT_BENCHMARKS``). ``adjusted`` is the Holm-adjusted p-value over every
-    comparison of the report, filled in by ``reports.findings``.
+    ``zsim.stats.EFFECT_BENCHMARKS``). ``relative`` is the same effect in a designer's terms, as
+    a share of ``basis`` (see ``reports.findings.relative_phrase``: -0.29 with basis "fair" is
+    29% fewer wins than fair; 0.12 with basis "fair share" a gain of 12% of it). ``family``
+    names the question the test answers with others (by default its figure's title):
+    ``reports.findings`` Holm-corrects each family on its own and fills in ``adjusted`` and
+    ``family_size``.
     """
 
     label: str
@@ -37,7 +41,11 @@ class Comparison:
     games: int
     figure: str = ""
     section: str = ""
+    relative: float = math.nan
+    basis: str = ""
+    family: str = ""
     adjusted: float = math.nan
+    family_size: int = 0
 
     @property
     def significant(self) -> bool:
@@ -73,6 +81,8 @@ class Table:
 
     ``data`` keeps raw numbers (the CSV); ``formats`` maps columns to format strings used only
     for the page. ``collapsed`` tables are folded away on the page (long reference tables).
+    ``transposed`` tables are shown with one column per row of ``data`` and one row per
+    column: a few records of many fields (the runs) fit the page's width that way.
     """
 
     slug: str
@@ -80,6 +90,7 @@ class Table:
     data: pd.DataFrame
     formats: dict[str, str] = field(default_factory=dict)
     collapsed: bool = False
+    transposed: bool = False
 
 
 @dataclass
@@ -118,10 +129,12 @@ class Section:
 
     @property
     def comparisons(self) -> list[Comparison]:
-        """Every comparison of the section's figures, tagged with where it is shown."""
+        """Every comparison of the section's figures, tagged with where it is shown; a
+        comparison without a family belongs to its figure's."""
         found = []
         for fig in self.figures:
             for comparison in fig.comparisons:
                 comparison.figure, comparison.section = fig.anchor, self.title
+                comparison.family = comparison.family or fig.title
                 found.append(comparison)
         return found

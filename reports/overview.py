@@ -66,7 +66,7 @@ def section(data: RunData) -> Section:
                       f"{len(data.games)} games from {len(data.runs)} run(s); {finished} "
                       f"finished. Every later section uses the finished games only.")
     blocks = section.blocks
-    blocks.append(Table("runs", "Runs", _runs_table(data)))
+    blocks.append(Table("runs", "Runs", _runs_table(data), transposed=True))
     for run in data.runs:
         if run.experiment.get("description"):
             blocks.append(Note(f"{run.experiment.get('name', run.run_id)} ({run.path}): "

@@ -15,14 +15,18 @@ import pandas as pd
 
 from reports.common import (
     MIN_GAMES,
+    annotate_cells,
+    ecdf_panels,
     mean_intervals,
     new_figure,
     percent,
     player_count_label,
     rate_bars,
+    share_of,
     too_few,
     win_rates,
 )
+from reports.findings import relative_phrase
 from reports.loader import RunData
 from reports.model import Comparison, Figure, Note, Section, Table
 from zsim.stats import excess_test, paired_test, sign_test
@@ -71,13 +75,14 @@ def _fair_share_tests(rows: pd.DataFrame, n: int) -> list[Comparison]:
             continue
         test = excess_test(games["share"], games["seats"] / n)
         rate = games["share"].sum() / games["seats"].sum()
+        relative = rate * n - 1
         found.append(Comparison(
             label=f"{strategy} win rate, {n} players",
             claim=f"{strategy} wins {percent(rate)} of its {n}-player seats against a fair "
-                  f"share of {percent(1 / n)}",
+                  f"share of {percent(1 / n)} ({relative_phrase(relative, 'fair')})",
             method="one-sample t-test of per-game win share against fair share",
             pvalue=test.pvalue, effect=test.effect, effect_kind=test.effect_kind,
-            games=len(games)))
+            games=len(games), relative=relative, basis="fair"))
     return found
 
 
@@ -116,15 +121,15 @@ def _head_to_head(players: pd.DataFrame, strategies: list[str]) -> Figure:
             claim=f"{a} finishes ahead of {b} in {percent(matrix.loc[a, b], 0)} of pairings "
                   f"({ahead} games ahead, {behind} behind)",
             method="sign test over games", pvalue=test.pvalue, effect=test.effect,
-            effect_kind=test.effect_kind, games=len(games)))
+            effect_kind=test.effect_kind, games=len(games),
+            relative=share_of(matrix.loc[a, b] - 0.5, 0.5), basis="even split"))
     size = 1.2 + 0.9 * len(strategies)
     fig, axes = new_figure(height=size, width=min(9.0, size + 2.5))
     ax = axes[0][0]
-    image = ax.imshow(matrix.to_numpy(dtype=float), cmap="RdBu", vmin=0, vmax=1)
-    for (i, j), value in np.ndenumerate(matrix.to_numpy(dtype=float)):
-        if not np.isnan(value):
-            ax.text(j, i, f"{value:.0%}", ha="center", va="center",
-                    color="white" if abs(value - 0.5) > 0.3 else "black")
+    shares = matrix.to_numpy(dtype=float)
+    image = ax.imshow(shares, cmap="RdBu", vmin=0, vmax=1)
+    annotate_cells(ax, image, np.vectorize(lambda v: "" if np.isnan(v) else f"{v:.0%}")(shares),
+                   fontsize=10)
     ax.set_xticks(range(len(strategies)), strategies, rotation=30, ha="right")
     ax.set_yticks(range(len(strategies)), strategies)
     ax.set_xlabel("opponent")
@@ -140,19 +145,11 @@ def _head_to_head(players: pd.DataFrame, strategies: list[str]) -> Figure:
 
 
 def _scores_figure(players: pd.DataFrame, strategies: list[str], counts: list[int]) -> Figure:
-    fig, axes = new_figure(1, len(counts), height=3.2)
-    bins = np.histogram_bin_edges(players["vp_total"], bins=30)
+    fig, axes = new_figure(1, len(counts), height=3.4)
+    ecdf_panels(axes[0], players, counts, "n_players", strategies, "strategy", "vp_total",
+                "final VP")
     for ax, n in zip(axes[0], counts, strict=True):
-        rows = players[players["n_players"] == n]
-        for i, strategy in enumerate(strategies):
-            values = rows.loc[rows["strategy"] == strategy, "vp_total"]
-            if len(values):
-                ax.hist(values, bins=bins, density=True, histtype="step", linewidth=1.5,
-                        color=f"C{i}", label=f"{strategy} (mean {values.mean():.1f})")
         ax.set_title(player_count_label(n))
-        ax.set_xlabel("final VP")
-        ax.legend(loc="upper left", fontsize=8)
-    axes[0][0].set_ylabel("density")
     comparisons = []
     pairs = _pairings(players)
     per_game = (pairs.groupby(["game_key", "strategy_a", "strategy_b"])
@@ -160,14 +157,18 @@ def _scores_figure(players: pd.DataFrame, strategies: list[str], counts: list[in
     for a, b, games in _pair_games(per_game, strategies):
         diff = games["a"] - games["b"]
         test = paired_test(diff)
+        relative = share_of(diff.mean(), (games["a"].mean() + games["b"].mean()) / 2)
         comparisons.append(Comparison(
             label=f"{a} vs {b} score",
-            claim=f"{a} scores {diff.mean():+.1f} VP against {b} in the games they share",
+            claim=f"{a} scores {diff.mean():+.1f} VP against {b} in the games they share "
+                  f"({relative_phrase(relative, 'mean score')})",
             method="Wilcoxon signed-rank test of per-game score differences",
             pvalue=test.pvalue, effect=test.effect, effect_kind=test.effect_kind,
-            games=len(games)))
+            games=len(games), relative=relative, basis="mean score"))
     return Figure("score-distributions", "Score distributions",
-                  "Distribution of final VP per strategy and player count. Each pair of "
+                  "Distribution of final VP per strategy and player count, as the share of "
+                  "players scoring at most each total (a line further right scores more; it "
+                  "crosses 50% at the median). Each pair of "
                   "strategies is compared on the difference of their mean scores within the "
                   "games they share (Wilcoxon signed-rank test over games).",
                   int(players["game_key"].nunique()), fig, comparisons)
@@ -179,15 +180,18 @@ def vp_categories(players: pd.DataFrame) -> list[str]:
 
 
 def _categories_figure(players: pd.DataFrame, counts: list[int]) -> tuple[Figure, Table]:
-    categories = vp_categories(players)
-    means = players.groupby(["strategy", "n_players"])[categories].mean()
+    everything = vp_categories(players)
+    means = players.groupby(["strategy", "n_players"])[everything].mean()
+    # A category nobody scored in (no game awarded it) would only crowd the legend.
+    categories = [c for c in everything if means[c].fillna(0).ne(0).any()]
+    empty = [c.removeprefix("vp_") for c in everything if c not in categories]
     labels = [f"{s}, {n}p" for s, n in means.index]
     fig, axes = new_figure(height=max(2.6, 1.2 + 0.45 * len(labels)))
     ax = axes[0][0]
     left = np.zeros(len(means))
     colors = [f"C{i}" if i < 10 else "0.6" for i in range(len(categories))]
     for category, color in zip(categories, colors, strict=True):
-        values = means[category].to_numpy(dtype=float)
+        values = means[category].fillna(0).to_numpy(dtype=float)
         ax.barh(labels, values, left=left, label=category.removeprefix("vp_"),
                 color=color, hatch="//" if categories.index(category) >= 10 else None)
         left += values
@@ -195,9 +199,10 @@ def _categories_figure(players: pd.DataFrame, counts: list[int]) -> tuple[Figure
     ax.set_xlabel("mean VP")
     ax.grid(axis="y", visible=False)
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8)
+    unscored = (f" No player scored in {', '.join(empty)}, left out." if empty else "")
     figure = Figure("vp-categories", "Mean VP by category",
                     "Mean VP per player by scoring category (the categories add up to the "
-                    "final score), per strategy and player count.",
+                    f"final score), per strategy and player count.{unscored}",
                     int(players["game_key"].nunique()), fig)
     table = means.T
     table.columns = labels

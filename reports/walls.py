@@ -15,6 +15,7 @@ from reports.common import (
     MIN_GAMES,
     bars_with_intervals,
     compare,
+    error_bars,
     game_lineups,
     mean_intervals,
     new_figure,
@@ -92,8 +93,8 @@ def _vp_figure(walls: pd.DataFrame, tiles: list[str]) -> Figure:
     axes[0][0].set_ylabel("VP per Wall")
     axes[0][0].set_title("by tier")
     ax = axes[0][1]
-    ax.bar(tiles, overall["mean"], yerr=[overall["mean"] - overall["low"],
-                                         overall["high"] - overall["mean"]],
+    ax.bar(tiles, overall["mean"], yerr=error_bars(overall["mean"], overall["low"],
+                                                   overall["high"]),
            capsize=3, color="C0", ecolor="0.3")
     ax.set_title("all tiers")
     for ax in axes[0]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 import pytest
 from click.testing import CliRunner
@@ -9,6 +11,7 @@ from click.testing import CliRunner
 from zsim.cli import main
 from zsim.compare import paired_differences, variance_reduction, verdict
 from zsim.rules.scoring import CATEGORIES
+from zsim.stats import holm
 
 EXPERIMENT = """\
 games: 40
@@ -53,6 +56,14 @@ def test_a_two_vp_palace_change_shows_with_its_size_in_its_category(experiment, 
         unchanged = rows[~rows["metric"].isin(["vp_palaces", "vp_total", "win_share"])]
         assert (unchanged["difference"] == 0).all()  # bots that ignore the value play the same
     assert "vp_palaces" in output and "significant change" in output
+    html = (tmp_path / "palace" / "report" / "index.html").read_text(encoding="utf-8")
+    # Captions name the category that moved, and the variance-reduction table is on the page.
+    assert re.search(r"basic \(\dp\) vp_palaces \(p ", html)
+    assert "Variance reduction: paired against unpaired intervals" in html
+    assert 'id="table-variance-reduction"' in html
+    # Holm within each family: the win-rate tests are corrected among themselves only.
+    wins = table[table["family"] == "win rate"]
+    assert wins["adjusted"].tolist() == pytest.approx(list(holm(wins["pvalue"])), nan_ok=True)
 
 
 def test_a_bad_variant_path_is_refused(experiment, tmp_path):
@@ -77,13 +88,34 @@ def test_paired_intervals_are_narrower_than_unpaired_ones():
 
 def test_sweep_runs_one_batch_per_value_on_shared_seeds(experiment, tmp_path):
     out = tmp_path / "sweep"
-    result = CliRunner().invoke(main, ["sweep", "rules.palace_vp=4,8", "--experiment",
-                                       str(experiment), "--out", str(out), "--quiet"])
+    # Without --quiet, and stderr is not a terminal: no progress bar may be written into it.
+    result = CliRunner().invoke(main, ["sweep", "rules.palace_vp=4,8,6", "--experiment",
+                                       str(experiment), "--out", str(out)])
     assert result.exit_code == 0, result.output
+    assert "game/s" not in result.output and "\r" not in result.output
     table = pd.read_csv(out / "sweep.csv")
-    assert sorted(table["value"].unique()) == [4, 8]
-    seeds = [pd.read_parquet(out / f"value-{i}" / "games.parquet")["seed"] for i in (0, 1)]
-    assert seeds[0].tolist() == seeds[1].tolist()
+    assert sorted(table["value"].unique()) == [4, 6, 8]
+    seeds = [pd.read_parquet(out / f"value-{i}" / "games.parquet")["seed"] for i in (0, 1, 2)]
+    assert seeds[0].tolist() == seeds[1].tolist() == seeds[2].tolist()
     assert (out / "report" / "figures" / "sweep-2p.png").is_file()
+    # Each later value against the first, game by game, recomputed here with plain pandas.
+    differences = pd.read_csv(out / "sweep_differences.csv")
+    assert sorted(differences["value"].unique()) == [6, 8]
+    players = [pd.read_parquet(out / f"value-{i}" / "players.parquet") for i in (0, 1)]
+    per_game = [p.groupby(["n_players", "strategy", "game"])["vp_palaces"].mean()
+                for p in players]
+    expected = (per_game[1] - per_game[0]).groupby(["n_players", "strategy"]).mean()
+    got = differences[(differences["value"] == 8) & (differences["metric"] == "vp_palaces")]
+    assert got.set_index(["n_players", "strategy"])["difference"].to_dict() == pytest.approx(
+        expected.to_dict())
+    assert "rules.palace_vp=8 against rules.palace_vp=4:" in result.output
+    html = (out / "report" / "index.html").read_text(encoding="utf-8")
+    assert 'id="table-sweep-variance-reduction"' in html
+    assert "rules.palace_vp=8: VP change by category" in html
+    assert not pd.read_csv(out / "variance_reduction.csv").empty
+    # The caption counts the games played at each player count, from the games table.
+    games = pd.read_parquet(out / "value-0" / "games.parquet")
+    for n, count in games.groupby("n_players").size().items():
+        assert f"{n} players, {count} games per value on shared seeds" in html
     assert CliRunner().invoke(main, ["sweep", "rules.palace_vp=4", "--out",
                                      str(tmp_path / "one")]).exit_code != 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -132,9 +133,13 @@ def test_text_columns_are_left_aligned_and_numbers_right_aligned() -> None:
     frame = pd.DataFrame({"strategy": ["greedy", "random"], "games": [10, 12],
                           "tile": ["wall_a", "wall_b"], "win rate": [0.5, 0.25]})
     html = table_html(Table("by-bot", "By bot", frame))
-    rule = re.search(r"<style>(.*?) \{ text-align: left; \}</style>", html)
+    rule = re.search(r"<style>(.*?) \{ text-align: left; \}", html)
     assert rule is not None and 'id="table-by-bot"' in html
     assert set(re.findall(r"nth-child\((\d)\)", rule.group(1))) == {"1", "3"}
+    # Text cells wrap at spaces; numbers keep the page's one-line default.
+    wrap = re.search(r"\}\s*(.*?) \{ white-space: normal;", html)
+    assert wrap is not None
+    assert set(re.findall(r"td:nth-child\((\d)\)", wrap.group(1))) == {"1", "3"}
     numbers_only = table_html(Table("plain", "Plain", frame[["games", "win rate"]]))
     assert "<style>" not in numbers_only
 
@@ -168,6 +173,13 @@ def test_several_runs_pool_and_failures_are_reported(report):
     assert "8 game(s) failed" in html and "RuntimeError: boom" in html
     runs = pd.read_csv(report / "tables" / "runs.csv")
     assert runs["failed"].tolist() == [0, 8]
+    # On the page the runs are columns (a few records of many fields fit the width that way).
+    page = re.search(r'<table class="dataframe data fields" id="table-runs">(.*?)</table>',
+                     html, re.S)
+    assert page is not None
+    headers = re.findall(r"<th>(.*?)</th>", page.group(1))
+    assert headers == ["run", *runs["run"]]
+    assert len(re.findall(r"<tr>", page.group(1))) == len(runs.columns) - 1
     lineups = pd.read_csv(report / "tables" / "lineups.csv")
     assert lineups["games"].sum() == 304
 
@@ -228,13 +240,25 @@ def _chromium() -> str | None:
 CHECK = """<script>
 window.addEventListener("load", () => {
   const broken = [...document.images].filter((img) => !img.complete || !img.naturalWidth);
-  console.log("zsim-check images " + document.images.length + " broken " + broken.length);
+  // A table wider than the page must scroll inside its frame, never be cut off; the runs
+  // table must fit without scrolling.
+  const wraps = [...document.querySelectorAll(".tablewrap")];
+  const cut = wraps.filter((w) => w.scrollWidth > w.clientWidth
+                                  && getComputedStyle(w).overflowX !== "auto");
+  const runs = document.getElementById("table-runs").parentElement;
+  const fits = runs.scrollWidth <= runs.clientWidth;
+  console.log("zsim-check images " + document.images.length + " broken " + broken.length
+              + " tables " + wraps.length + " cut " + cut.length + " runs-fit " + fits);
 });
 </script>"""
 
 
-@pytest.mark.skipif(_chromium() is None, reason="Chromium is not installed")
+# CI sets ZSIM_REQUIRE_CHROMIUM where it can install Chromium, so that a failed install fails
+# the run instead of skipping the one test that opens the page in a browser.
+@pytest.mark.skipif(_chromium() is None and not os.environ.get("ZSIM_REQUIRE_CHROMIUM"),
+                    reason="Chromium is not installed")
 def test_the_page_loads_in_headless_chromium_without_console_errors(report, tmp_path):
+    assert _chromium(), "ZSIM_REQUIRE_CHROMIUM is set but Chromium is not installed"
     # The report has no script of its own; a copy gets one that reports, on the console,
     # whether every embedded figure decoded. Chromium logs console messages to stderr.
     page = tmp_path / "index.html"
@@ -244,7 +268,8 @@ def test_the_page_loads_in_headless_chromium_without_console_errors(report, tmp_
         [_chromium(), "--headless", "--no-sandbox", "--disable-gpu",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--no-first-run", f"--user-data-dir={tmp_path / 'profile'}",
-         "--enable-logging=stderr", "--v=0", "--virtual-time-budget=10000", "--dump-dom",
+         "--enable-logging=stderr", "--v=0", "--virtual-time-budget=10000",
+         "--window-size=1280,900", "--dump-dom",
          page.as_uri()],
         capture_output=True, text=True, timeout=120, check=False)
     assert result.returncode == 0, result.stderr[-2000:]
@@ -254,7 +279,8 @@ def test_the_page_loads_in_headless_chromium_without_console_errors(report, tmp_
     checks = [line for line in console if "zsim-check" in line]
     assert checks, result.stderr[-2000:]
     images = len(figure_slugs(html))
-    assert f"zsim-check images {images} broken 0" in checks[0]
+    tables = html.count('<div class="tablewrap">')
+    assert f"zsim-check images {images} broken 0 tables {tables} cut 0 runs-fit true" in checks[0]
     assert console == checks, console
 
 

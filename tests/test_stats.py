@@ -34,6 +34,15 @@ def test_wilson_interval_matches_the_textbook_value():
     assert all(math.isnan(v) for v in wilson_interval(0, 0))
 
 
+@pytest.mark.parametrize("games", [1, 2, 7, 24, 48, 300, 1999, 3000])
+def test_wilson_interval_of_no_win_or_every_win_reaches_exactly_zero_or_one(games):
+    # statsmodels' formula rounds to 1e-18 above 0 and just below 1: error bars went negative.
+    assert wilson_interval(0, games)[0] == 0.0 and wilson_interval(games, games)[1] == 1.0
+    for wins in (0, 0.5, games / 3, games - 0.5, games):
+        low, high = wilson_interval(wins, games)
+        assert 0 <= low <= wins / games <= high <= 1
+
+
 def test_bootstrap_interval_covers_the_mean_and_handles_degenerate_samples():
     rng = np.random.default_rng(1)
     values = rng.normal(10, 2, size=400)

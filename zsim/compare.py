@@ -18,6 +18,12 @@ KEYS = ["n_players", "strategy"]
 ALPHA = 0.05
 
 
+def family(metric: str) -> str:
+    """The question a metric's tests answer together (and are Holm-corrected within): did the
+    variant move win rates, final scores, or where the points come from."""
+    return {"win_share": "win rate", "vp_total": "VP total"}.get(metric, "VP by category")
+
+
 def per_game(players: pd.DataFrame) -> pd.DataFrame:
     """Each strategy's mean of every metric in each game (a strategy may hold several seats)."""
     finished = players if "failed" not in players else players[~players["failed"]]
@@ -27,8 +33,10 @@ def per_game(players: pd.DataFrame) -> pd.DataFrame:
 def paired_differences(base: pd.DataFrame, variant: pd.DataFrame,
                        resamples: int = 999) -> pd.DataFrame:
     """Per player count, strategy and metric: both means, the paired difference with its
-    bootstrap interval, the interval two independent runs of the same size would give, and the
-    paired test's p-value (Holm-adjusted over the whole table)."""
+    bootstrap interval, the interval two independent runs of the same size would give, the
+    difference relative to the fair share (win rate) or the base's mean score (VP), and the
+    paired test's p-value, Holm-adjusted within its ``family`` (win rate, VP total, VP by
+    category)."""
     joined = per_game(base).join(per_game(variant), how="inner",
                                  suffixes=("_base", "_variant"))
     rows = []
@@ -40,15 +48,26 @@ def paired_differences(base: pd.DataFrame, variant: pd.DataFrame,
             low, high = bootstrap_interval(diff, resamples=resamples)
             unpaired_low, unpaired_high = difference_interval(before, after, resamples=resamples)
             test = paired_test(diff)
+            # A designer's yardstick: a win-rate change against the fair share, points against
+            # the mean final score in the base games.
+            reference = 1 / n_players if metric == "win_share" else \
+                games["vp_total_base"].mean()
             rows.append({
                 "n_players": n_players, "strategy": strategy, "metric": metric,
-                "games": len(diff), "base": before.mean(), "variant": after.mean(),
-                "difference": diff.mean(), "low": low, "high": high,
+                "family": family(metric), "games": len(diff), "base": before.mean(),
+                "variant": after.mean(), "difference": diff.mean(), "low": low, "high": high,
                 "unpaired_low": unpaired_low, "unpaired_high": unpaired_high,
+                "relative": diff.mean() / reference if reference else float("nan"),
                 "pvalue": test.pvalue, "effect": test.effect,
             })
-    table = pd.DataFrame(rows)
-    table["adjusted"] = holm(table["pvalue"]) if len(table) else []
+    table = pd.DataFrame(rows, columns=[
+        "n_players", "strategy", "metric", "family", "games", "base", "variant", "difference",
+        "low", "high", "unpaired_low", "unpaired_high", "relative", "pvalue", "effect"])
+    table["adjusted"] = pd.Series(dtype=float)
+    table["family_tests"] = 0
+    for _, members in table.groupby("family"):
+        table.loc[members.index, "adjusted"] = holm(members["pvalue"])
+        table.loc[members.index, "family_tests"] = int(members["pvalue"].notna().sum())
     table["significant"] = table["adjusted"] < ALPHA
     return table
 
@@ -87,4 +106,5 @@ def variance_reduction(table: pd.DataFrame) -> pd.DataFrame:
     )
     widths = widths[widths["paired_width"] > 0]
     widths["games_factor"] = (widths["unpaired_width"] / widths["paired_width"]) ** 2
-    return widths[[*KEYS, "metric", "games", "paired_width", "unpaired_width", "games_factor"]]
+    keys = ["value", *KEYS] if "value" in widths else KEYS  # a sweep's rows name their value
+    return widths[[*keys, "metric", "games", "paired_width", "unpaired_width", "games_factor"]]

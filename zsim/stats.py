@@ -35,14 +35,20 @@ def wilson_interval(wins: float, games: float, confidence: float = 0.95) -> tupl
 
     ``wins`` may be fractional: a shared win counts as 1/k for each of the k tied winners.
     The Wilson interval stays inside [0, 1] and behaves at rates near 0 or 1 and at small
-    counts, where the normal approximation does not.
+    counts, where the normal approximation does not. It always contains the observed rate.
     """
     from statsmodels.stats.proportion import proportion_confint
 
     if games <= 0:
         return (float("nan"), float("nan"))
     low, high = proportion_confint(wins, games, alpha=1 - confidence, method="wilson")
-    return float(low), float(high)
+    # The formula's rounding leaves 0 wins with a lower bound of about 1e-18 and every game won
+    # with an upper bound just below 1, i.e. an interval that misses its own estimate; error
+    # bars drawn from it turn negative. The exact bounds are 0 and 1.
+    rate = wins / games
+    low = 0.0 if wins <= 0 else min(float(low), rate)
+    high = 1.0 if wins >= games else max(float(high), rate)
+    return low, high
 
 
 def bootstrap_interval(values: ArrayLike, statistic: Callable[..., float] = np.mean,
@@ -54,9 +60,11 @@ def bootstrap_interval(values: ArrayLike, statistic: Callable[..., float] = np.m
     would be off. The percentile method is chosen over BCa because BCa's jackknife costs
     O(n^2) and a report computes dozens of these; with 1999 resamples the two agree closely for
     the sample sizes a report accepts. Seeded, so a report is reproducible. Fewer than two
-    values give no interval; values that are all equal give a zero-width one.
+    values give no interval; values that are all equal give a zero-width one. Missing (NaN)
+    values are left out, as ``pandas`` leaves them out of the mean.
     """
     data = np.asarray(values, dtype=float)
+    data = data[~np.isnan(data)]
     if data.size < 2:
         return (float("nan"), float("nan"))
     if np.ptp(data) == 0:

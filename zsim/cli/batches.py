@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
@@ -31,8 +32,11 @@ def run_options(function: F) -> F:
 
 
 def run_players(experiment: Experiment, out: Path, quiet: bool) -> pd.DataFrame:
-    """Run one batch into ``out`` and return its players table."""
-    report = start_run(experiment, out, source=experiment.name, progress=not quiet)
+    """Run one batch into ``out`` and return its players table. The progress bar is drawn on
+    a terminal only: redirected into a file or a CI log it would be hundreds of lines of
+    carriage returns."""
+    report = start_run(experiment, out, source=experiment.name,
+                       progress=not quiet and sys.stderr.isatty())
     if report.summary.failed:
         click.echo(f"warning: {report.summary.failed} game(s) failed in {out}", err=True)
     return pd.read_parquet(out / "players.parquet")

@@ -10,6 +10,7 @@ import pandas as pd
 import yaml
 
 from zsim.cli.batches import run_options, run_players
+from zsim.compare import paired_differences, variance_reduction, verdict
 from zsim.rules.scoring import CATEGORIES
 from zsim.runner.experiment import DEFAULT_EXPERIMENT, Experiment, ExperimentError, load_experiment
 from zsim.stats import wilson_interval
@@ -31,13 +32,16 @@ def sweep_values(spec: str) -> tuple[str, list]:
 
 
 def summarize(players: pd.DataFrame, value: object) -> pd.DataFrame:
-    """Per player count and strategy: games, win rate with its interval, mean VP by category."""
+    """Per player count and strategy: the games played at that player count, the games the
+    strategy sat in, its win rate with its interval, mean VP by category."""
     finished = players[~players["failed"]] if "failed" in players else players
+    played = finished.groupby("n_players")["game"].nunique()
     rows = []
     for (n_players, strategy), group in finished.groupby(["n_players", "strategy"]):
         low, high = wilson_interval(group["win_share"].sum(), len(group))
         rows.append({"value": value, "n_players": n_players, "strategy": strategy,
-                     "games": group["game"].nunique(), "win_rate": group["win_share"].mean(),
+                     "games_played": int(played[n_players]), "games": group["game"].nunique(),
+                     "win_rate": group["win_share"].mean(),
                      "win_low": low, "win_high": high, "vp_total": group["vp_total"].mean(),
                      **{c: group[c].mean() for c in CATEGORIES}})
     return pd.DataFrame(rows)
@@ -52,25 +56,39 @@ def summarize(players: pd.DataFrame, value: object) -> pd.DataFrame:
 @run_options
 def command(sweep: str, experiment_path: str | None, out: Path, games: int | None,
             jobs: int | None, seed: int | None, quiet: bool) -> None:
-    """Run the experiment once per value of KEY (a variant key) on the same game seeds."""
+    """Run the experiment once per value of KEY (a variant key) on the same game seeds.
+
+    Every value after the first is compared with the first game by game, as `zsim compare`
+    compares a variant with its base: paired differences with intervals and Holm-corrected
+    tests (sweep_differences.csv), and how much pairing narrowed them
+    (variance_reduction.csv).
+    """
     key, values = sweep_values(sweep)
     try:
         base: Experiment = load_experiment(experiment_path or DEFAULT_EXPERIMENT)
         base = base.with_overrides("command line", games=games, jobs=jobs, seed=seed)
-        frames = []
+        frames, runs = [], []
         for i, value in enumerate(values):
             shown = value if isinstance(value, str) else json.dumps(value)
             experiment = base.with_overrides(f"{key}={shown}",
                                              variants={**base.variants, key: shown})
             players = run_players(experiment, out / f"value-{i}", quiet)
             frames.append(summarize(players, shown))
+            runs.append((shown, players))
     except (ExperimentError, ValueError) as error:
         raise click.ClickException(str(error)) from error
     table = pd.concat(frames, ignore_index=True)
     table.to_csv(out / "sweep.csv", index=False)
+    differences = pd.concat([paired_differences(runs[0][1], players).assign(value=shown)
+                             for shown, players in runs[1:]], ignore_index=True)
+    differences = differences[["value", *differences.columns[:-1]]]
+    differences.to_csv(out / "sweep_differences.csv", index=False)
+    variance_reduction(differences).to_csv(out / "variance_reduction.csv", index=False)
     from reports.compare import write_sweep_report  # matplotlib only when needed
 
-    built = write_sweep_report(table, out, key)
+    built = write_sweep_report(table, differences, out, key)
     click.echo(table[["value", "n_players", "strategy", "games", "win_rate", "vp_total"]]
                .to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    for shown, rows in differences.groupby("value", sort=False):
+        click.echo(f"{key}={shown} against {key}={runs[0][0]}: {verdict(rows)}")
     click.echo(f"report: {built.index}")
