@@ -37,7 +37,8 @@ from zsim.rules.scoring import CATEGORIES
 def command(players: int, seed: int, strategy_names: tuple[str, ...], variants: tuple[str, ...],
             box_dir: str | None, solo: bool, lisi_level: int, as_json: bool,
             html: Path | None = None) -> None:
-    """Play one game and narrate it (or print its result with --json)."""
+    """Play one game and narrate it (or print its result with --json; with --html, write it
+    as a page to step through, and print the score sheet)."""
     if solo:
         players = 2
     try:
@@ -58,7 +59,8 @@ def command(players: int, seed: int, strategy_names: tuple[str, ...], variants: 
     if as_json:
         click.echo(json.dumps(result_json(result), indent=2))
     else:
-        if not any(isinstance(s, HumanStrategy) for s in strategies):  # a human saw it live
+        # A human saw the game live; with --html, the narration is on the page.
+        if html is None and not any(isinstance(s, HumanStrategy) for s in strategies):
             for line in result.log or []:
                 click.echo(line)
             click.echo()
