@@ -19,7 +19,7 @@ def test_the_notebook_guide_runs_as_written():
     assert len(blocks) >= 6
     namespace: dict = {}
     for number, block in enumerate(blocks, 1):
-        exec(compile(block, f"{DOC.name} block {number}", "exec"), namespace)  # noqa: S102
+        exec(compile(block, f"{DOC.name} block {number}", "exec"), namespace)
     assert namespace["results"].summary.games == 60
     assert namespace["page"].is_file()
 

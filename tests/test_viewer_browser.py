@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-
 from chromium import Browser, chromium
+
 from zsim.lineup import seat_game
 from zsim.viewer.page import write_page
 from zsim.viewer.record import record_game
