@@ -66,6 +66,23 @@ def test_the_record_holds_every_line_and_decision_and_ends_on_the_result(recorde
     assert rounds == sorted(rounds) and rounds[-1] == record["meta"]["rounds"]
 
 
+def test_heuristic_bots_give_their_value_of_each_option_and_choose_the_best(recorded):
+    _, _, record = recorded
+    players = record["meta"]["players"]
+    valued = 0
+    for step in record["steps"]:
+        if step["kind"] != "decision":
+            continue
+        strategy = players[step["by"]]["strategy"]
+        if strategy in ("random", "basic") or strategy.startswith("lisi"):
+            assert step["values"] is None
+        elif step["values"] is not None:
+            valued += 1
+            values = [v for v in step["values"] if v is not None]
+            assert step["values"][step["chosen"]] == max(values)
+    assert valued > 20
+
+
 def test_the_page_is_one_offline_file_with_the_record_inside(recorded):
     record = copy.deepcopy(recorded[2])
     record["steps"][0]["text"] = "</script><script>alert(1)</script>"

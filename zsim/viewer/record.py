@@ -84,15 +84,18 @@ class StepRecorder:
                 "states": self.states}
 
 
-def option_values(game: Game, decision: Decision) -> list[float] | None:
-    """The deciding bot's value of each option, when it can say (an ``option_values`` method:
-    it must leave the game, the view's RNG and memory as it found them)."""
+def option_values(game: Game, decision: Decision) -> list[float | None] | None:
+    """The deciding bot's value of each option, when it can say (an ``option_values`` method
+    returning one number, or None, per option: it must leave the game, the view's RNG and
+    memory as it found them). None when the bot weighed none of them."""
     strategy = game.strategies[decision.seat]
     values = getattr(strategy, "option_values", None)
     if values is None:
         return None
     found = values(game.views[decision.seat], decision)
-    return None if found is None else [round(float(v), 2) for v in found]
+    if found is None or all(v is None for v in found):
+        return None
+    return [None if v is None else round(float(v), 2) for v in found]
 
 
 def record_game(seated: SeatedGame) -> tuple[GameResult, dict[str, Any]]:
