@@ -59,7 +59,8 @@ def test_the_record_holds_every_line_and_decision_and_ends_on_the_result(recorde
     last = record["states"][final["state"]]
     assert Counter(h for slots in last["walls"] for h in slots if h >= 0) == walls
     lisi = 1 if record["meta"]["solo"] else None  # his Palace tiles score only at the end
-    for seat, player in enumerate(last["players"]):
+    for seat, board in enumerate(last["players"]):
+        player = record["boards"][board]
         assert seat == lisi or sum(player["vp"].values()) == sum(
             result.scores[seat][c] for c in record["meta"]["in_game_categories"])
     rounds = [s["round"] for s in steps]
@@ -135,3 +136,31 @@ def test_a_page_that_cannot_be_written_is_a_clear_error(tmp_path):
     page = tmp_path / "file" / "game.html"
     out = CliRunner().invoke(main, ["play", "-n", "2", "--html", str(page)])
     assert out.exit_code == 1 and f"{page}: cannot be written" in out.output
+
+
+BOOM = '''
+from strategies.base import Strategy
+
+
+class Boom(Strategy):
+    name = "boom"
+
+    def choose(self, view, decision):
+        if view.round == 2:
+            raise RuntimeError("boom in round 2")
+        return decision.options[0]
+'''
+
+
+def test_a_failed_game_is_shown_up_to_its_failure(tmp_path):
+    bot = tmp_path / "boom.py"
+    bot.write_text(BOOM)
+    page = tmp_path / "failed.html"
+    out = CliRunner().invoke(main, ["play", "-n", "2", "-s", f"{bot}:Boom", "-s", "random",
+                                    "--html", str(page)])
+    assert out.exit_code == 1
+    assert "the game failed (RuntimeError: boom in round 2)" in out.output
+    record = _embedded(page)
+    last = record["steps"][-1]
+    assert last["kind"] == "failed" and "boom in round 2" in last["text"]
+    assert last["round"] == 2 and record["meta"]["result"] is None

@@ -86,4 +86,19 @@ def test_the_last_step_shows_the_final_scores_and_the_walls_built(game):
     browser.press(*PAGE_UP)  # back to the start of the last round
     assert f"Round {record['meta']['rounds']}" in where(browser)
     assert browser.evaluate("document.getElementById('round').value") == "5"
+    first = next(i for i, step in enumerate(record["steps"]) if step["round"] == 5)
+    assert where(browser).startswith(f"Step {first + 1} /")
     assert browser.console_errors() == []
+
+
+def test_the_slider_and_the_round_menu_move_too(game):
+    browser, _, record, _ = game
+    browser.evaluate("const s = document.getElementById('slider'); s.value = 100;"
+                     "s.dispatchEvent(new Event('input'))")
+    assert where(browser).startswith("Step 101 /")
+    browser.evaluate("const m = document.getElementById('round'); m.value = '3';"
+                     "m.dispatchEvent(new Event('change'))")
+    first = next(i for i, step in enumerate(record["steps"]) if step["round"] == 3)
+    assert where(browser).startswith(f"Step {first + 1} / {len(record['steps'])} · Round 3")
+    browser.press(*RIGHT)  # the keys still work once the menu was used
+    assert where(browser).startswith(f"Step {first + 2} /")

@@ -15,6 +15,8 @@ from zsim.game import COLORS, GameResult, play_game
 from zsim.lineup import LineupError, SeatedGame, seat_game
 from zsim.options import OptionError
 from zsim.rules.scoring import CATEGORIES
+from zsim.viewer.page import write_page
+from zsim.viewer.record import GameFailed, record_game
 
 
 @click.command("play")
@@ -69,16 +71,22 @@ def command(players: int, seed: int, strategy_names: tuple[str, ...], variants: 
 
 def _play_to_page(seated: SeatedGame, html: Path) -> GameResult:
     """Play the game with its step record and write the viewer page (``zsim.viewer``)."""
-    from zsim.viewer.page import write_page
-    from zsim.viewer.record import record_game
+    try:
+        result, record = record_game(seated)
+    except GameFailed as failure:
+        _write(failure.record, html)
+        raise click.ClickException(f"the game failed ({failure}); {html} shows it up to the "
+                                   f"failure") from failure.error
+    _write(record, html)
+    return result
 
-    result, record = record_game(seated)
+
+def _write(record: dict, html: Path) -> None:
     try:
         write_page(record, html)
     except OSError as error:
         raise click.ClickException(f"{html}: cannot be written ({error.strerror})") from error
     click.echo(f"viewer: {html}", err=True)
-    return result
 
 
 def result_json(result: GameResult) -> dict:

@@ -7,11 +7,14 @@ table. The record is plain JSON-able data; the page (``zsim.viewer.page``) reads
 so any source of the same events (a future event bus of the engine) can feed it unchanged.
 
 A step's snapshot is taken when its event arrives: after the change a narration line tells of,
-and before the rules act on a decision's answer. Consecutive equal snapshots are stored once.
+and before the rules act on a decision's answer. Consecutive equal snapshots are stored once,
+and so is each distinct player board: a snapshot names its players' boards by their index in
+``boards``, since most steps change one player's board at most (it halves the page).
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +43,8 @@ class StepRecorder:
 
     steps: list[dict[str, Any]] = field(default_factory=list)
     states: list[dict[str, Any]] = field(default_factory=list)
+    boards: list[dict[str, Any]] = field(default_factory=list)  # distinct player boards
+    _board_index: dict[str, int] = field(default_factory=dict, repr=False)
     turn: int = 0  # numbers the turns and phases, so that the page can step turn by turn
     seat: int | None = None  # whose turn it is (None in a phase that is no one's turn)
 
@@ -57,12 +62,21 @@ class StepRecorder:
 
     def _step(self, game: Game, kind: str, text: str, **extra: Any) -> dict[str, Any]:
         snapshot = table_snapshot(game)
+        snapshot["players"] = [self._board(board) for board in snapshot["players"]]
         if not self.states or self.states[-1] != snapshot:
             self.states.append(snapshot)
         step = {"kind": kind, "round": game.state.round, "turn": self.turn, "seat": self.seat,
                 "text": text, "state": len(self.states) - 1, **extra}
         self.steps.append(step)
         return step
+
+    def _board(self, board: dict[str, Any]) -> int:
+        key = json.dumps(board, sort_keys=True)
+        index = self._board_index.get(key)
+        if index is None:
+            index = self._board_index[key] = len(self.boards)
+            self.boards.append(board)
+        return index
 
     def _decision(self, game: Game, decision: Decision, answer: Any) -> None:
         view = game.views[decision.seat]
@@ -80,8 +94,16 @@ class StepRecorder:
         winners = ", ".join(game.name(game.state.players[s]) for s in result.winners)
         self._step(game, "final", f"Final scoring. Winner{'s' if len(result.winners) > 1 else ''}"
                    f": {winners}", scores=result.scores)
+        return self._record(game, result)
+
+    def failed(self, game: Game, error: BaseException) -> dict[str, Any]:
+        """The record of a game that stopped on an error, up to the error (its last step)."""
+        self._step(game, "failed", f"The game failed here: {type(error).__name__}: {error}")
+        return self._record(game, None)
+
+    def _record(self, game: Game, result: GameResult | None) -> dict[str, Any]:
         return {"format": FORMAT, "meta": game_meta(game, result), "steps": self.steps,
-                "states": self.states}
+                "states": self.states, "boards": self.boards}
 
 
 def option_values(game: Game, decision: Decision) -> list[float | None] | None:
@@ -98,12 +120,25 @@ def option_values(game: Game, decision: Decision) -> list[float | None] | None:
     return [None if v is None else round(float(v), 2) for v in found]
 
 
+class GameFailed(Exception):
+    """A recorded game stopped on an error; ``record`` holds the game up to it."""
+
+    def __init__(self, error: Exception, record: dict[str, Any]) -> None:
+        super().__init__(f"{type(error).__name__}: {error}")
+        self.error = error
+        self.record = record
+
+
 def record_game(seated: SeatedGame) -> tuple[GameResult, dict[str, Any]]:
-    """Play one game, narrated, and return its result and its step record."""
+    """Play one game, narrated, and return its result and its step record. A game that fails
+    raises ``GameFailed``, with the record up to the failure."""
     game = Game(seated.box, seated.strategies, seated.seed, seated.options, narrate=True)
     recorder = StepRecorder()
     game.listener = recorder
-    result = game.play()
+    try:
+        result = game.play()
+    except Exception as error:
+        raise GameFailed(error, recorder.failed(game, error)) from error
     return result, recorder.finish(game, result)
 
 
@@ -163,7 +198,7 @@ def _player(state: GameState, p: PlayerState) -> dict[str, Any]:
     }
 
 
-def game_meta(game: Game, result: GameResult) -> dict[str, Any]:
+def game_meta(game: Game, result: GameResult | None) -> dict[str, Any]:
     """What does not change during the game: who plays, the cards, the board's layout."""
     t, box, state = game.t, game.t.box, game.state
     cards = {}
@@ -208,7 +243,8 @@ def game_meta(game: Game, result: GameResult) -> dict[str, Any]:
             for a in board.aspects]},
         "categories": list(CATEGORIES),
         "in_game_categories": list(IN_GAME_CATEGORIES),
-        "result": {"scores": result.scores, "ranks": result.ranks, "winners": result.winners},
+        "result": None if result is None else {
+            "scores": result.scores, "ranks": result.ranks, "winners": result.winners},
         "solo": state.lisi is not None,
     }
 
