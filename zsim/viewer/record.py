@@ -61,6 +61,9 @@ class StepRecorder:
             self._decision(game, data["decision"], data["answer"])
 
     def _step(self, game: Game, kind: str, text: str, **extra: Any) -> dict[str, Any]:
+        if self.steps and self.steps[-1]["round"] != game.state.round:
+            self.turn += 1  # a new round opens before its first turn
+            self.seat = None
         snapshot = table_snapshot(game)
         snapshot["players"] = [self._board(board) for board in snapshot["players"]]
         if not self.states or self.states[-1] != snapshot:
@@ -246,6 +249,7 @@ def game_meta(game: Game, result: GameResult | None) -> dict[str, Any]:
         "result": None if result is None else {
             "scores": result.scores, "ranks": result.ranks, "winners": result.winners},
         "solo": state.lisi is not None,
+        "lisi_seat": state.lisi.seat if state.lisi is not None else None,
     }
 
 
