@@ -92,10 +92,6 @@ class Listener(Protocol):
 class Game:
     """Holds the state of one game and asks each seat's strategy for its decisions."""
 
-    # Set on one game to follow it step by step; None in plain runs, where it costs one test
-    # per decision and per turn.
-    listener: Listener | None = None
-
     def __init__(self, box: Box, strategies: list[Strategy], seed: int,
                  options: GameOptions | None = None, narrate: bool = False) -> None:
         n = len(strategies)
@@ -112,6 +108,9 @@ class Game:
         self.seed = seed
         self.strategies = strategies
         self.log: list[str] | None = [] if narrate else None
+        # Set to follow the game step by step; None in plain runs, where it costs one test per
+        # decision and per turn.
+        self.listener: Listener | None = None
         self.decisions = 0
         self.walls: list[tuple[Any, ...]] = []
         self.rewards: list[tuple[Any, ...]] = []
