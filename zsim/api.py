@@ -12,8 +12,10 @@ game and keeps its narration and the step record that ``GameRecord.html`` turns 
 page. The progress bar is tqdm's notebook-aware one.
 
 Bad arguments raise ``ExperimentError`` (an unknown experiment key, an unknown strategy, a bad
-variant), ``RunDirError`` (a missing or unfinished run directory) or, for ``play``, the error of
-the component files, the options or the lineup, each with a message naming the culprit.
+variant), ``OutputError`` (an ``out`` directory that is not empty), ``RunDirError`` (a missing
+or unfinished run directory) or, for ``play``, the error of the component files, the options or
+the lineup (``GameFailed``, with the game up to its failure, when a bot or the engine fails),
+each with a message naming the culprit.
 """
 
 from __future__ import annotations
