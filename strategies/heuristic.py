@@ -40,6 +40,7 @@ MOVE = 0.8  # what moving one Official after a Court action is typically worth, 
 SURE_ABILITY = 3.0  # an ability worth this much beats any single move: skip weighing moves
 TURN, CURRENT, UNCHANGED = "heuristic.turn", "heuristic.current", "heuristic.unchanged"
 STATICS = "heuristic.statics"  # this game's flat-rate values for this bot's weights
+VALUES = "heuristic.values"  # while ``option_values`` asks: each option's value, by option
 FRESH = frozenset({"turn", "start_tile", "reward", "unlock", "discard_token"})  # new estimator
 FIRST_QUESTION = {0: "recruit", 1: "hire", 3: "palace", 4: "governor", 5: "wall"}
 DEFAULT_PATIENCE = 0.5
@@ -132,8 +133,11 @@ def load_bots(directory: Path) -> dict[str, tuple[str, dict[str, float]]]:
 def best(view: PlayerView, options: list, value: Callable[[Any], float]) -> Any:
     """The option of highest value; exact ties are broken with the seat's RNG."""
     top, tied = -math.inf, []
+    shown = view.memo.get(VALUES)
     for option in options:
         v = value(option)
+        if shown is not None:
+            shown[option] = v
         if v > top:
             top, tied = v, [option]
         elif v == top:
@@ -183,6 +187,21 @@ class HeuristicStrategy(Strategy):
             memo[CURRENT] = est
         return super().choose(view, decision)
 
+    def option_values(self, view: PlayerView, decision: Decision) -> list[float | None]:
+        """What this bot thinks each option is worth (for the game viewer): the decision is
+        weighed again, then the view's RNG and memory are put back as they were, so the game
+        goes on exactly as without the question. None for an option it did not weigh."""
+        rng, memo = view.rng.getstate(), dict(view.memo)
+        shown: dict[Any, float] = {}
+        view.memo[VALUES] = shown
+        try:
+            self.choose(view, decision)
+        finally:
+            view.rng.setstate(rng)
+            view.memo.clear()
+            view.memo.update(memo)
+        return [shown.get(option) for option in decision.options]
+
     def estimator(self, view: PlayerView) -> Estimator:
         """This decision's estimator (see ``choose``)."""
         est = view.memo.get(CURRENT)
@@ -227,6 +246,7 @@ class HeuristicStrategy(Strategy):
         actions: dict[int, float] = {}
         fired: dict[int, float] = {}
         top, tied = -math.inf, []
+        shown = view.memo.get(VALUES)
         for option in options:
             card = option[1]
             if option[0] == "unify":
@@ -243,6 +263,8 @@ class HeuristicStrategy(Strategy):
                     v += f - KEEP * keep.get(card, 0.0)
                 else:
                     v += move - KEEP * keep.get(card, 0.0)
+            if shown is not None:
+                shown[option] = v
             if v > top:
                 top, tied = v, [option]
             elif v == top:

@@ -12,6 +12,7 @@ from typing import Any
 
 import pandas as pd
 import pytest
+from chromium import chromium as _chromium
 from click.testing import CliRunner
 
 from reports import cards, components
@@ -227,14 +228,6 @@ def test_cli_writes_the_report_and_explains_errors(run_dir, tiny_run, report, tm
     assert result.exit_code == 1 and "no such run directory" in result.output
     result = runner.invoke(main, ["report", str(run_dir), str(run_dir)])
     assert result.exit_code == 2 and "--out is required" in result.output
-
-
-def _chromium() -> str | None:
-    for name in ("/usr/bin/chromium", "chromium", "chromium-browser"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
 
 
 CHECK = """<script>

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from zsim.components import Box
 from zsim.components.schema import COURT_ACTIONS, REGIONS
@@ -77,6 +77,18 @@ class GameResult:
         return rows
 
 
+class Listener(Protocol):
+    """Someone following a game as it is played (``zsim.viewer.record.StepRecorder``).
+
+    ``kind`` is ``say`` (``line``: a narration line; the game is narrated), ``decision``
+    (``decision`` and the ``answer`` given, before the rules act on it), ``turn`` (``seat``,
+    whose turn begins) or ``phase`` (``phase``: ``rewards`` when the round's Unification
+    rewards begin). The engine only reports; a listener must not change the game.
+    """
+
+    def event(self, game: Game, kind: str, data: dict[str, Any]) -> None: ...
+
+
 class Game:
     """Holds the state of one game and asks each seat's strategy for its decisions."""
 
@@ -97,6 +109,9 @@ class Game:
         self.seed = seed
         self.strategies = strategies
         self.log: list[str] | None = [] if narrate else None
+        # Set to follow the game step by step; None in plain runs, where it costs one test per
+        # decision and per turn.
+        self.listener: Listener | None = None
         self.decisions = 0
         self.walls: list[tuple[Any, ...]] = []
         self.rewards: list[tuple[Any, ...]] = []
@@ -128,11 +143,15 @@ class Game:
         answer = strategy.choose(self.views[seat], decision)
         if answer not in options:
             raise IllegalChoice(strategy.name, decision, answer, self.seed)
+        if self.listener is not None:
+            self.listener.event(self, "decision", {"decision": decision, "answer": answer})
         return answer
 
     def say(self, line: str) -> None:
         if self.log is not None:
             self.log.append(line)
+            if self.listener is not None:
+                self.listener.event(self, "say", {"line": line})
 
     def name(self, p: PlayerState) -> str:
         return f"{COLORS[p.seat]} ({self.strategies[p.seat].name})"
@@ -184,10 +203,14 @@ class Game:
             self.draw_cards()
             for _ in range(3 * rules.cards_per_suit_per_round):
                 for seat in state.turn_order:
+                    if self.listener is not None:
+                        self.listener.event(self, "turn", {"seat": seat})
                     if state.lisi is not None and seat == state.lisi.seat:
                         lisi.take_turn(self)
                     elif state.hands[seat]:
                         turn.play_turn(self, state.players[seat])
+            if self.listener is not None:
+                self.listener.event(self, "phase", {"phase": "rewards"})
             if self.log is not None:
                 self.say("--- Unification rewards ---")
             rewards.unification_phase(self)

@@ -15,7 +15,7 @@ from zsim import __version__
 
 # The subcommands, each the ``command`` of the module ``zsim.cli.<name>``.
 COMMANDS = ("bench", "compare", "components", "effects", "play", "power", "regress", "replay",
-            "report", "run", "sweep", "strategies")
+            "report", "run", "sweep", "strategies", "view")
 
 
 class _LazyGroup(click.Group):

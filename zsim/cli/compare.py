@@ -3,35 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 import pandas as pd
 
 from zsim.cli.batches import run_options, run_players
 from zsim.compare import paired_differences, variance_reduction, verdict
-from zsim.runner.experiment import (
-    DEFAULT_EXPERIMENT,
-    Experiment,
-    ExperimentError,
-    load_experiment,
-)
-from zsim.variants import Variants, parse
+from zsim.runner.experiment import ExperimentError
+from zsim.whatif import base_experiment, variant_experiment
 
-
-def _experiment_or_variants(entry: str) -> Experiment | Variants:
-    """An experiment file, or a variant (file or KEY=VALUE) to apply to the base."""
-    path = Path(entry)
-    if path.suffix in (".yaml", ".yml") and path.is_file():
-        try:
-            return load_experiment(path)
-        except ExperimentError:
-            pass  # not an experiment: read it as a variant file
-    return parse([entry])
-
-
-def _apply(base: Experiment, variants: Variants) -> Experiment:
-    merged = {**base.variants, **dict(v.split("=", 1) for v in variants.as_strings())}
-    return base.with_overrides("variant", variants=merged)
+if TYPE_CHECKING:
+    from zsim.runner.experiment import Experiment
 
 
 @click.command("compare")
@@ -48,24 +31,17 @@ def command(base: str, variant: tuple[str, ...], out: Path, games: int | None,
     file or KEY=VALUE applied to BASE.
     """
     try:
-        base_experiment = load_experiment(DEFAULT_EXPERIMENT if base == "default" else base)
-        base_experiment = base_experiment.with_overrides("command line", games=games, jobs=jobs,
-                                                         seed=seed)
-        variant_experiment = base_experiment
-        for entry in variant:
-            found = _experiment_or_variants(entry)
-            variant_experiment = found if isinstance(found, Experiment) else _apply(
-                variant_experiment, found)
-        variant_experiment = variant_experiment.with_overrides(
-            "command line", games=base_experiment.games, seed=base_experiment.seed, jobs=jobs)
-        before = run_players(base_experiment, out / "base", quiet)
-        after = run_players(variant_experiment, out / "variant", quiet)
+        before_experiment = base_experiment(base).with_overrides(
+            "command line", games=games, jobs=jobs, seed=seed)
+        after_experiment = variant_experiment(before_experiment, variant, jobs=jobs)
+        before = run_players(before_experiment, out / "base", quiet)
+        after = run_players(after_experiment, out / "variant", quiet)
     except (ExperimentError, ValueError) as error:
         raise click.ClickException(str(error)) from error
     table = paired_differences(before, after)
     table.to_csv(out / "comparison.csv", index=False)
     variance_reduction(table).to_csv(out / "variance_reduction.csv", index=False)
-    report = _write_report(table, out, base_experiment, variant_experiment)
+    report = _write_report(table, out, before_experiment, after_experiment)
     click.echo(_format(table))
     click.echo(verdict(table))
     click.echo(f"report: {report}")

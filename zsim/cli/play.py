@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 
 from strategies.human import HumanStrategy
-from strategies.registry import UnknownStrategy, resolve
-from zsim.components import BoxError, default_box_dir
+from strategies.registry import UnknownStrategy
+from zsim.components import BoxError
 from zsim.decisions import IllegalChoice
 from zsim.game import COLORS, GameResult, play_game
+from zsim.lineup import LineupError, SeatedGame, seat_game
 from zsim.options import OptionError
 from zsim.rules.scoring import CATEGORIES
-from zsim.variants import parse as parse_variants
+from zsim.viewer.page import write_page
+from zsim.viewer.record import GameFailed, record_game
 
 
 @click.command("play")
@@ -31,37 +34,59 @@ from zsim.variants import parse as parse_variants
 @click.option("--lisi", "lisi_level", type=click.IntRange(1, 4), default=1, show_default=True,
               help="Li Si's level with --solo.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option("--html", "html", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write the game as a page to step through in a browser (offline).")
 def command(players: int, seed: int, strategy_names: tuple[str, ...], variants: tuple[str, ...],
-            box_dir: str | None, solo: bool, lisi_level: int, as_json: bool) -> None:
-    """Play one game and narrate it (or print its result with --json)."""
+            box_dir: str | None, solo: bool, lisi_level: int, as_json: bool,
+            html: Path | None = None) -> None:
+    """Play one game and narrate it (or print its result with --json; with --html, write it
+    as a page to step through, and print the score sheet)."""
     if solo:
-        if len(strategy_names) > 1:
-            raise click.BadParameter("the solo mode takes one --strategy", param_hint="--strategy")
         players = 2
-        strategy_names = (*(strategy_names or ("random",)), f"lisi-{lisi_level}")
     try:
-        chosen = parse_variants(variants)
-        box = chosen.load_box(box_dir or default_box_dir())
-        options = chosen.game_options()
-        names = list(strategy_names) or ["random"]
-        if len(names) > players:
-            raise click.BadParameter(f"{len(names)} strategies for {players} players",
-                                     param_hint="--strategy")
-        names += [names[-1]] * (players - len(names))
-        strategies = [resolve(name) for name in names]
-        result = play_game(box, strategies, seed, options, narrate=not as_json)
+        seated = seat_game(strategy_names, players, seed, variants, box_dir, solo, lisi_level)
+    except LineupError as error:
+        raise click.BadParameter(str(error), param_hint="--strategy") from error
     except (BoxError, OptionError, UnknownStrategy) as error:
         raise click.ClickException(str(error)) from error
-    except IllegalChoice as error:
+    strategies = seated.strategies
+    try:
+        if html is None:
+            result = play_game(seated.box, strategies, seed, seated.options,
+                               narrate=not as_json)
+        else:
+            result = _play_to_page(seated, html)
+    except (IllegalChoice, OptionError) as error:
         raise click.ClickException(str(error)) from error
     if as_json:
         click.echo(json.dumps(result_json(result), indent=2))
     else:
-        if not any(isinstance(s, HumanStrategy) for s in strategies):  # a human saw it live
+        # A human saw the game live; with --html, the narration is on the page.
+        if html is None and not any(isinstance(s, HumanStrategy) for s in strategies):
             for line in result.log or []:
                 click.echo(line)
             click.echo()
         click.echo(score_table(result))
+
+
+def _play_to_page(seated: SeatedGame, html: Path) -> GameResult:
+    """Play the game with its step record and write the viewer page (``zsim.viewer``)."""
+    try:
+        result, record = record_game(seated)
+    except GameFailed as failure:
+        _write(failure.record, html)
+        raise click.ClickException(f"the game failed ({failure}); {html} shows it up to the "
+                                   f"failure") from failure.error
+    _write(record, html)
+    return result
+
+
+def _write(record: dict, html: Path) -> None:
+    try:
+        write_page(record, html)
+    except OSError as error:
+        raise click.ClickException(f"{html}: cannot be written ({error.strerror})") from error
+    click.echo(f"viewer: {html}", err=True)
 
 
 def result_json(result: GameResult) -> dict:

@@ -20,8 +20,11 @@ from zsim.runner.writer import RUN_JSON, read_json
 @click.option("--game", "game", type=click.IntRange(min=0), required=True,
               help="Game index (the 'game' column of the run's tables).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option("--html", "html", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write the game as a page to step through in a browser (offline).")
 @click.pass_context
-def command(ctx: click.Context, run_dir: Path, game: int, as_json: bool) -> None:
+def command(ctx: click.Context, run_dir: Path, game: int, as_json: bool,
+            html: Path | None) -> None:
     """Replay game GAME of the run in RUN_DIR from its seed, with the `zsim play` narration.
 
     The game is planned again from the run's experiment (seed, player count, seating), so
@@ -54,7 +57,7 @@ def command(ctx: click.Context, run_dir: Path, game: int, as_json: bool) -> None
                    f"-n {plan.n_players} --seed {plan.seed} {seats}{variant_args}")
     ctx.invoke(play.command, players=plan.n_players, seed=plan.seed,
                strategy_names=plan.strategies, variants=variants,
-               box_dir=str(experiment.box_dir()), as_json=as_json)
+               box_dir=str(experiment.box_dir()), as_json=as_json, html=html)
 
 
 def _lineup_digest(names: list[str]) -> str | None:

@@ -2,49 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 import pandas as pd
-import yaml
 
 from zsim.cli.batches import run_options, run_players
 from zsim.compare import paired_differences, variance_reduction, verdict
-from zsim.rules.scoring import CATEGORIES
-from zsim.runner.experiment import DEFAULT_EXPERIMENT, Experiment, ExperimentError, load_experiment
-from zsim.stats import wilson_interval
-
-
-def sweep_values(spec: str) -> tuple[str, list]:
-    """``KEY=V1,V2`` -> (KEY, [V1, V2]); values are YAML, so ``[1, 2],[3, 4]`` are two lists."""
-    key, sep, values = spec.partition("=")
-    if not sep or not key.strip():
-        raise click.BadParameter(f"{spec!r} is not KEY=V1,V2,...", param_hint="SWEEP")
-    try:
-        parsed = yaml.safe_load(f"[{values}]")
-    except yaml.YAMLError as error:
-        raise click.BadParameter(f"cannot read the values of {spec!r}: {error}",
-                                 param_hint="SWEEP") from error
-    if len(parsed) < 2:
-        raise click.BadParameter(f"{spec!r}: give at least two values", param_hint="SWEEP")
-    return key.strip(), parsed
-
-
-def summarize(players: pd.DataFrame, value: object) -> pd.DataFrame:
-    """Per player count and strategy: the games played at that player count, the games the
-    strategy sat in, its win rate with its interval, mean VP by category."""
-    finished = players[~players["failed"]] if "failed" in players else players
-    played = finished.groupby("n_players")["game"].nunique()
-    rows = []
-    for (n_players, strategy), group in finished.groupby(["n_players", "strategy"]):
-        low, high = wilson_interval(group["win_share"].sum(), len(group))
-        rows.append({"value": value, "n_players": n_players, "strategy": strategy,
-                     "games_played": int(played[n_players]), "games": group["game"].nunique(),
-                     "win_rate": group["win_share"].mean(),
-                     "win_low": low, "win_high": high, "vp_total": group["vp_total"].mean(),
-                     **{c: group[c].mean() for c in CATEGORIES}})
-    return pd.DataFrame(rows)
+from zsim.runner.experiment import ExperimentError
+from zsim.whatif import base_experiment, sweep_experiments, sweep_summary, sweep_values
 
 
 @click.command("sweep")
@@ -63,17 +29,17 @@ def command(sweep: str, experiment_path: str | None, out: Path, games: int | Non
     tests (sweep_differences.csv), and how much pairing narrowed them
     (variance_reduction.csv).
     """
-    key, values = sweep_values(sweep)
     try:
-        base: Experiment = load_experiment(experiment_path or DEFAULT_EXPERIMENT)
-        base = base.with_overrides("command line", games=games, jobs=jobs, seed=seed)
+        key, values = sweep_values(sweep)
+    except ExperimentError as error:
+        raise click.BadParameter(str(error), param_hint="SWEEP") from error
+    try:
+        base = base_experiment(experiment_path).with_overrides(
+            "command line", games=games, jobs=jobs, seed=seed)
         frames, runs = [], []
-        for i, value in enumerate(values):
-            shown = value if isinstance(value, str) else json.dumps(value)
-            experiment = base.with_overrides(f"{key}={shown}",
-                                             variants={**base.variants, key: shown})
+        for i, (shown, experiment) in enumerate(sweep_experiments(base, key, values)):
             players = run_players(experiment, out / f"value-{i}", quiet)
-            frames.append(summarize(players, shown))
+            frames.append(sweep_summary(players, shown))
             runs.append((shown, players))
     except (ExperimentError, ValueError) as error:
         raise click.ClickException(str(error)) from error

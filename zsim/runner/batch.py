@@ -18,7 +18,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tqdm import tqdm
+from tqdm.auto import tqdm  # a notebook's own bar in Jupyter (zsim.api)
 
 from strategies.registry import UnknownStrategy, resolve
 from zsim import __version__

@@ -1,0 +1,80 @@
+"""``zsim.api``: batches as DataFrames from Python, the same as the command line's."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from zsim import api
+from zsim.lineup import LineupError
+from zsim.runner import Experiment
+
+SMALL = {"games": 8, "players": [2, 3], "strategies": ["greedy", "random"], "seed": 4,
+         "jobs": 1, "chunk_size": 4}
+TABLES = ("players", "games", "walls", "rewards", "abilities", "tiles")
+
+
+@pytest.fixture(scope="module")
+def kept(tmp_path_factory):
+    out = tmp_path_factory.mktemp("api") / "kept"
+    return api.run(SMALL, out=out, progress=False)
+
+
+def test_a_run_in_memory_has_the_tables_of_a_run_on_disk(kept):
+    memory = api.run(progress=False, **SMALL)
+    assert memory.path is None and kept.path is not None and kept.path.is_dir()
+    assert memory.run_id == kept.run_id
+    for name in TABLES:
+        ours, theirs = getattr(memory, name), getattr(kept, name)
+        ours = ours.drop(columns=["duration_s"], errors="ignore")
+        pd.testing.assert_frame_equal(ours, theirs.drop(columns=["duration_s"], errors="ignore"))
+    on_disk = pd.read_parquet(kept.path / "players.parquet")
+    assert memory.players["vp_total"].tolist() == on_disk["vp_total"].tolist()
+    greedy = on_disk[on_disk["strategy"] == "greedy"]
+    assert memory.summary.games == 8 and memory.win_rates.loc["greedy", "games"] == len(greedy)
+    assert memory.win_rates.loc["greedy", "win_rate"] == pytest.approx(greedy["win_share"].mean())
+
+
+def test_load_reads_a_run_again_and_refuses_what_is_not_one(kept, tmp_path):
+    again = api.load(kept.path)
+    pd.testing.assert_frame_equal(again.players, kept.players)
+    with pytest.raises(api.RunDirError, match="no such run directory"):
+        api.load(tmp_path / "nowhere")
+
+
+@pytest.mark.parametrize("overrides, message", [
+    ({"gamez": 3}, "key 'gamez': Extra inputs are not permitted"),
+    ({"strategies": ["nobody"]}, "key 'strategies': unknown strategy 'nobody'"),
+    ({"variants": {"board": "board9"}}, "board='board9'"),
+    ({"variants": "board=board2"}, "key 'variants': give a mapping"),
+])
+def test_bad_arguments_are_clear_errors(overrides, message):
+    with pytest.raises(api.ExperimentError, match=message):
+        api.run({**SMALL, "games": 1}, progress=False, **overrides)
+
+
+def test_variants_add_to_the_experiments_own():
+    base = Experiment(variants={"court_reset": "true"})
+    planned = api.make_experiment(base, variants={"board": "board2"})
+    assert planned.variants == {"court_reset": "true", "board": "board2"}
+
+
+def test_compare_and_sweep_give_the_command_line_tables():
+    same = api.compare(SMALL, "court_reset=false", progress=False)
+    assert (same.table["difference"] == 0).all() and "Identical" in same.verdict
+    table = api.sweep("rules.palace_vp=4,8", SMALL, progress=False)
+    assert sorted(table["value"].unique()) == ["4", "8"]  # the values as the sweep shows them
+    assert set(table["games"]) <= {4}
+    with pytest.raises(api.ExperimentError, match="give at least two values"):
+        api.sweep("rules.palace_vp=4", SMALL, progress=False)
+
+
+def test_play_keeps_the_game_its_score_sheet_and_steps():
+    game = api.play(["greedy", "random"], players=3, seed=4)
+    assert game.scores["strategy"].tolist() == ["greedy", "random", "random"]
+    assert (game.scores["vp_total"] == [s["vp_total"] for s in game.result.scores]).all()
+    assert game.log[0] == game.steps.query("kind == 'say'")["text"].iloc[0]
+    solo = api.play("basic", solo=True, lisi=2, seed=3)
+    assert solo.scores["strategy"].tolist() == ["basic", "lisi-2"]
+    with pytest.raises(LineupError, match="3 strategies for 2 players"):
+        api.play(["random"] * 3, players=2)
