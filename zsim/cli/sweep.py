@@ -13,6 +13,7 @@ from zsim.cli.batches import run_options, run_players
 from zsim.rules.scoring import CATEGORIES
 from zsim.runner.experiment import DEFAULT_EXPERIMENT, Experiment, ExperimentError, load_experiment
 from zsim.stats import wilson_interval
+from zsim.yamlload import safe_load
 
 
 def sweep_values(spec: str) -> tuple[str, list]:
@@ -21,7 +22,7 @@ def sweep_values(spec: str) -> tuple[str, list]:
     if not sep or not key.strip():
         raise click.BadParameter(f"{spec!r} is not KEY=V1,V2,...", param_hint="SWEEP")
     try:
-        parsed = yaml.safe_load(f"[{values}]")
+        parsed = safe_load(f"[{values}]")
     except yaml.YAMLError as error:
         raise click.BadParameter(f"cannot read the values of {spec!r}: {error}",
                                  param_hint="SWEEP") from error
