@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import pickle
 import shutil
+import signal
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -766,3 +769,282 @@ def test_run_solo_marks_lisi_and_takes_variant_files(tmp_path):
     assert (players["vp_palaces"] % 7 == 0).all()
     games = pd.read_parquet(out / "games.parquet")
     assert set(games["mausoleum_mode"]) == {"advanced"} and set(games["lisi_level"]) == {2}
+
+
+# --- what a run directory guarantees --------------------------------------------------------
+
+SLOW_BOT = '''
+import time
+from strategies.random_bot import RandomStrategy
+
+class Slow(RandomStrategy):
+    """The random bot, pausing at the first decision of each game it plays."""
+
+    def choose(self, view, decision):
+        if not view.memo:
+            view.memo["paused"] = True
+            time.sleep({pause})
+        return super().choose(view, decision)
+'''
+
+
+def slow_bot(folder: Path, pause: float = 0.05) -> str:
+    """The spec of a bot that plays as ``random`` does, but slowly enough to stop mid-run."""
+    path = folder / "slow_bot.py"
+    path.write_text(SLOW_BOT.format(pause=pause))
+    return f"{path}:Slow"
+
+
+def zsim_process(*args: str) -> subprocess.Popen[str]:
+    """``zsim ARGS`` in a process of its own."""
+    return subprocess.Popen([sys.executable, "-c", "from zsim.cli import main; main()", *args],
+                            text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+
+def wait_for(condition: Callable[[], bool], seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "waited in vain"
+        time.sleep(0.05)
+
+
+def test_two_runs_started_together_into_one_out_cannot_both_play(tmp_path):
+    # Both processes wait at a barrier just before claiming --out, so both find it empty.
+    out, barrier = tmp_path / "run", tmp_path / "barrier"
+    barrier.mkdir()
+    code = (f"import os, sys, time\n"
+            f"from pathlib import Path\n"
+            f"from zsim.runner import writer\n"
+            f"real = writer.claim_out\n"
+            f"def claim(out):\n"
+            f"    Path({str(barrier)!r}, str(os.getpid())).touch()\n"
+            f"    while len(os.listdir({str(barrier)!r})) < 2: time.sleep(0.01)\n"
+            f"    return real(out)\n"
+            f"writer.claim_out = claim\n"
+            f"from zsim.cli import main\n"
+            f"main(['run', '--games', '12', '-n', '2', '-s', 'random', '--jobs', '1', "
+            f"'--quiet', '--seed', sys.argv[1], '--out', {str(out)!r}])\n")
+    runs = [subprocess.Popen([sys.executable, "-c", code, seed], text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            for seed in ("7", "8")]
+    outputs = [run.communicate(timeout=120)[0] for run in runs]
+    codes = sorted(run.returncode for run in runs)
+    assert codes == [0, 1], outputs
+    assert any("directory is not empty" in output for output in outputs)
+    seeds = pd.read_parquet(out / "games.parquet")["seed"]
+    assert len(seeds) == 12
+    winner = json.loads((out / "run.json").read_text())["master_seed"]
+    assert set(seeds) == {game_seed(winner, i) for i in range(12)}
+
+
+def test_a_resume_while_the_run_plays_is_refused_and_a_killed_runs_lock_is_taken_over(
+        tmp_path):
+    out = tmp_path / "run"
+    bot = slow_bot(tmp_path, pause=0.1)
+    args = ["--games", "16", "-n", "2", "-s", bot, "-s", "random", "--seed", "3",
+            "--chunk-size", "4", "--quiet"]
+    run = zsim_process("run", *args, "--jobs", "2", "--out", str(out))
+    try:
+        wait_for(lambda: chunkfile.finished(out))
+        with pytest.raises(OSError, match=f"another zsim run \\(process {run.pid}\\)"):
+            resume_run(out)
+        workers = [child for child in psutil.Process(run.pid).children(recursive=True)
+                   if "popen_loky" in " ".join(child.cmdline())]
+        assert workers
+        run.kill()  # kill -9: no clean-up, the lock file stays behind
+        run.wait()
+        # The workers notice that their parent is gone, and end rather than write on.
+        wait_for(lambda: not any(w.is_running() and w.status() != psutil.STATUS_ZOMBIE
+                                 for w in workers), seconds=10)
+    finally:
+        run.kill()
+    assert (out / "run.lock").exists()
+    report = resume_run(out, jobs=1)  # the stale lock is taken over
+    assert report.summary.failed == 0 and not (out / "run.lock").exists()
+    whole = tmp_path / "whole"
+    CliRunner().invoke(main, ["run", *args, "--jobs", "1", "--out", str(whole)],
+                       catch_exceptions=False)
+    assert_same_tables(whole, out)
+
+
+def test_sigterm_stops_a_run_like_ctrl_c_and_it_resumes_to_the_same_tables(tmp_path):
+    out = tmp_path / "run"
+    bot = slow_bot(tmp_path)
+    args = ["--games", "32", "-n", "2", "-s", bot, "-s", "random", "--seed", "5",
+            "--chunk-size", "4", "--quiet"]
+    run = zsim_process("run", *args, "--jobs", "2", "--out", str(out))
+    wait_for(lambda: chunkfile.finished(out))
+    workers = psutil.Process(run.pid).children(recursive=True)
+    run.terminate()
+    output = run.communicate(timeout=60)[0]
+    assert run.returncode == 143, output
+    on_disk = sum(stop - start for index, start, stop in batch.chunk_bounds(32, 4)
+                  if index in chunkfile.finished(out))
+    assert f"terminated (SIGTERM) with {on_disk} of 32 games finished" in output
+    assert f"zsim run --resume {out}" in output and "Traceback" not in output
+    assert json.loads((out / "run.json").read_text())["status"] == "interrupted"
+    wait_for(lambda: not any(w.is_running() and w.status() != psutil.STATUS_ZOMBIE
+                             for w in workers), seconds=10)
+    assert not (out / "run.lock").exists()
+    resume_run(out, jobs=1)
+    whole = tmp_path / "whole"
+    CliRunner().invoke(main, ["run", *args, "--jobs", "1", "--out", str(whole)],
+                       catch_exceptions=False)
+    assert_same_tables(whole, out)
+
+
+def damage(file: Path, how: str) -> None:
+    data = file.read_bytes()
+    if how == "empty":
+        file.write_bytes(b"")
+    elif how == "truncated":
+        file.write_bytes(data[: len(data) // 2])
+    else:  # 16 bytes flipped in the middle, where the tables lie
+        middle = len(data) // 2
+        file.write_bytes(data[:middle] + bytes(b ^ 0xFF for b in data[middle:middle + 16])
+                         + data[middle + 16:])
+
+
+@pytest.mark.parametrize("how", ["empty", "truncated", "flipped"])
+def test_a_damaged_chunk_is_played_again_and_said_so(small_run, tmp_path, capsys, how):
+    out = interrupted_run(tmp_path / "run", 3)
+    damaged = chunkfile.path(out, 1)
+    damage(damaged, how)
+    capsys.readouterr()
+    resume_run(out)
+    said = capsys.readouterr().err.strip().splitlines()
+    assert len(said) == 1 and str(damaged) in said[0]
+    assert "games 5-9 will be played again" in said[0]
+    assert_same_tables(small_run, out)
+
+
+def test_a_chunk_of_another_run_is_played_again(small_run, tmp_path, capsys):
+    out = interrupted_run(tmp_path / "run", 3)
+    other = interrupted_run(tmp_path / "other", 3, SMALL.with_overrides(seed=8))
+    shutil.copy(chunkfile.path(other, 2), chunkfile.path(out, 2))
+    capsys.readouterr()
+    resume_run(out)
+    said = capsys.readouterr().err
+    assert "chunk-000002.bin belongs to another run" in said
+    assert_same_tables(small_run, out)
+
+
+def test_a_chunk_that_holds_other_games_is_played_again(small_run, tmp_path, capsys):
+    out = interrupted_run(tmp_path / "run", 3)
+    shutil.copy(chunkfile.path(out, 0), chunkfile.path(out, 1))  # games 0-4 as chunk 1
+    capsys.readouterr()
+    resume_run(out)
+    assert "holds games 0-4, not those of chunk 1" in capsys.readouterr().err
+    assert_same_tables(small_run, out)
+
+
+def test_a_resume_of_an_edited_run_json_is_refused_and_loses_nothing(small_run, tmp_path,
+                                                                     capsys):
+    out = interrupted_run(tmp_path / "run", 3)
+    manifest = json.loads((out / "run.json").read_text())
+    manifest["experiment"]["seed"] = 8
+    (out / "run.json").write_text(json.dumps(manifest))
+    with pytest.raises(ExperimentError, match="edited since the run started"):
+        resume_run(out)
+    assert chunkfile.finished(out) == {0, 1, 2}
+    # Edited with a matching run id as well, the chunks of seed 7 are not adopted.
+    eight = interrupted_run(tmp_path / "eight", 0, SMALL.with_overrides(seed=8))
+    manifest["run_id"] = json.loads((eight / "run.json").read_text())["run_id"]
+    (out / "run.json").write_text(json.dumps(manifest))
+    capsys.readouterr()
+    resume_run(out)
+    assert capsys.readouterr().err.count("belongs to another run") == 3
+    resume_run(eight)
+    assert_same_tables(eight, out)
+
+
+def no_space(after: int) -> Callable[..., Any]:
+    """A stand-in for ``os.fsync`` that finds the disk too full for a chunk file from the
+    ``after``-th on (the small run.json still fits, once the chunk's temporary file is gone)."""
+    chunks = [0]
+    real = os.fsync
+
+    def fsync(fd: int) -> None:
+        if ".chunk-" in os.readlink(f"/proc/self/fd/{fd}"):
+            chunks[0] += 1
+            if chunks[0] >= after:
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real(fd)
+
+    return fsync
+
+
+def leftovers(out: Path) -> list[str]:
+    return sorted(p.name for p in out.rglob("*") if p.name.endswith(".tmp"))
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").exists(), reason="names open files as Linux does")
+def test_a_full_disk_fails_the_run_in_one_line_and_a_resume_finishes_it(small_run, tmp_path,
+                                                                       monkeypatch):
+    out = tmp_path / "run"
+    monkeypatch.setattr(os, "fsync", no_space(after=3))
+    result = CliRunner().invoke(main, ["run", "--games", "24", "-s", "random", "--seed", "7",
+                                       "--chunk-size", "5", "--jobs", "1", "--quiet",
+                                       "--out", str(out)])
+    monkeypatch.undo()
+    assert result.exit_code == 1, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "No space left on device" in lines[0]
+    assert f"{out / 'chunks'}" in lines[0] and f"zsim run --resume {out}" in lines[0]
+    assert "free some space" in lines[0]
+    assert json.loads((out / "run.json").read_text())["status"] == "failed"
+    assert leftovers(out) == [] and not (out / "run.lock").exists()
+    resume_run(out)
+    assert_same_tables(small_run, out)
+
+
+def test_a_full_disk_while_the_tables_are_written_leaves_none_of_them(small_run, tmp_path,
+                                                                     monkeypatch):
+    out = tmp_path / "run"
+    written = [0]
+    real = pq.ParquetWriter.write_table
+
+    def write_table(self: pq.ParquetWriter, table: pa.Table, *args: Any, **kwargs: Any) -> None:
+        written[0] += 1
+        if written[0] >= 4:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real(self, table, *args, **kwargs)
+
+    monkeypatch.setattr(pq.ParquetWriter, "write_table", write_table)
+    with pytest.raises(batch.RunFailed, match="No space left on device"):
+        start_run(SMALL, out)
+    monkeypatch.undo()
+    assert written[0] >= 4 and not list(out.glob("*.parquet"))
+    assert not (out / "failures.jsonl").exists() and leftovers(out) == []
+    assert json.loads((out / "run.json").read_text())["status"] == "failed"
+    resume_run(out)
+    assert_same_tables(small_run, out)
+
+
+class StuckHere(RandomStrategy):
+    """The random bot, except that in the run's own process it waits for Ctrl-C."""
+
+    def __init__(self) -> None:
+        self.home = os.getpid()
+
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        if os.getpid() == self.home:
+            time.sleep(60)
+        return super().choose(view, decision)
+
+
+def test_ctrl_c_counts_the_games_on_disk_whoever_played_them(tmp_path):
+    backends.stop_workers()
+    out = tmp_path / "run"
+
+    def ctrl_c_once_a_worker_wrote_a_chunk() -> None:
+        wait_for(lambda: chunkfile.finished(out))
+        os.kill(os.getpid(), signal.SIGINT)
+
+    threading.Thread(target=ctrl_c_once_a_worker_wrote_a_chunk, daemon=True).start()
+    with pytest.raises(RunInterrupted) as stopped:
+        start_run(SMALL.with_overrides(jobs=2), out, strategies={"random": StuckHere()})
+    on_disk = sum(stop - start for index, start, stop in batch.chunk_bounds(24, 5)
+                  if index in chunkfile.finished(out))
+    assert on_disk > 0 and stopped.value.finished == on_disk
+    assert f"with {on_disk} of 24 games finished" in str(stopped.value)

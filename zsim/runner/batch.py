@@ -250,7 +250,7 @@ def _adopt(out: Path, bounds: list[tuple[int, int, int]], context: RunContext,
     for index in sorted(chunkfile.finished(out)):
         file = chunkfile.path(out, index)
         try:
-            problem = _not_this_runs(chunkfile.check(file), expected, context)
+            problem = _not_this_runs(index, chunkfile.check(file), expected, context)
         except chunkfile.ChunkDamaged as damaged:
             problem = str(damaged)
         if problem is None:
@@ -265,13 +265,14 @@ def _adopt(out: Path, bounds: list[tuple[int, int, int]], context: RunContext,
     return adopted
 
 
-def _not_this_runs(label: chunkfile.Label, expected: dict[int, tuple[int, int]],
+def _not_this_runs(index: int, label: chunkfile.Label, expected: dict[int, tuple[int, int]],
                    context: RunContext) -> str | None:
-    """Why a whole chunk file does not hold the games of this run's chunk of its number."""
+    """Why the whole chunk file of number ``index`` does not hold the games of this run's
+    chunk of that number."""
     if label.run_id != context.run_id:
         return f"belongs to another run (run id {label.run_id}, not {context.run_id})"
-    if expected.get(label.index) != (label.start, label.stop):
-        return f"holds games {label.start}-{label.stop - 1}, not those of chunk {label.index}"
+    if label.index != index or expected.get(index) != (label.start, label.stop):
+        return f"holds games {label.start}-{label.stop - 1}, not those of chunk {index}"
     seeds = (context.schedule.plan(game).seed for game in range(label.start, label.stop))
     if chunkfile.seeds_digest(seeds) != label.seeds:
         return "holds games of other seeds than this run's"
@@ -305,7 +306,7 @@ def _sigterm_stops() -> Iterator[None]:
 def _cannot_write(error: OSError, out: Path | None) -> str:
     """One line for a write that failed: the path, why, and what to do."""
     where = error.filename or (out if out is not None else "the run directory")
-    full = error.errno in (errno.ENOSPC, errno.EDQUOT)
+    full = error.errno in (errno.ENOSPC, errno.EDQUOT) or "No space left" in str(error)
     fix = "free some space on that disk" if full else "fix that"
     then = f", then finish the run with: zsim run --resume {out}" if out is not None else ""
     return f"cannot write {where}: {error.strerror or error}; {fix}{then}"

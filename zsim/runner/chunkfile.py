@@ -67,8 +67,10 @@ def atomic_write(path: Path, data: bytes | Iterable[bytes]) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as error:
         tmp.unlink(missing_ok=True)
+        if isinstance(error, OSError) and error.filename is None:
+            error.filename = str(path)  # a failed write does not say where it went
         raise
     sync_dir(path.parent)
 

@@ -104,9 +104,11 @@ def consolidate(out: Path, indices: list[int]) -> None:
                 merged.write(part)
         for tmp in temporary.values():
             _sync_file(tmp)
-    except BaseException:
+    except BaseException as error:
         for tmp in temporary.values():
             tmp.unlink(missing_ok=True)
+        if isinstance(error, OSError) and error.filename is None:
+            error.filename = str(out)
         raise
     for final, tmp in temporary.items():
         os.replace(tmp, final)
