@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -1048,3 +1049,165 @@ def test_ctrl_c_counts_the_games_on_disk_whoever_played_them(tmp_path):
                   if index in chunkfile.finished(out))
     assert on_disk > 0 and stopped.value.finished == on_disk
     assert f"with {on_disk} of 24 games finished" in str(stopped.value)
+
+
+# --- misbehaving strategies -----------------------------------------------------------------
+
+
+class Blocks(RandomStrategy):
+    """Blocks in a system call at its third decision of every game, and swallows what stops
+    it as ``except Exception`` would."""
+
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        view.memo["asked"] = view.memo.get("asked", 0) + 1
+        if view.memo["asked"] == 3:
+            with contextlib.suppress(Exception):
+                time.sleep(120)
+        return super().choose(view, decision)
+
+
+class Dawdles(RandomStrategy):
+    """Takes a little time over every decision: no single one is long, the game is."""
+
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        time.sleep(0.01)
+        return super().choose(view, decision)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_strategy_over_the_decision_time_limit_fails_its_games_and_the_batch_goes_on(
+        tmp_path, jobs):
+    lineup = Experiment(games=6, players=[2], seed=3, chunk_size=3, jobs=jobs,
+                        strategies=["random", "random", "blocks"], decision_time_limit=0.3)
+    report = start_run(lineup, tmp_path / "run", strategies={"blocks": Blocks()})
+    games = pd.read_parquet(tmp_path / "run" / "games.parquet")
+    seated = games["strategies"].str.contains("blocks")
+    assert games.loc[seated, "failed"].all() and not games.loc[~seated, "failed"].any()
+    assert set(games.loc[seated, "failed_strategy"]) == {"blocks"}
+    assert games.loc[seated, "failed_decision"].notna().all()
+    assert games.loc[seated, "error"].str.startswith(
+        "TimeLimitExceeded: strategy 'blocks' (seat").all()
+    assert games.loc[seated, "error"].str.contains("more than 0.3 s over a").all()
+    assert report.summary.failed == seated.sum() > 0
+
+
+def test_a_game_over_the_game_time_limit_fails_naming_who_was_deciding(tmp_path):
+    lineup = Experiment(games=2, players=[2], seed=3, chunk_size=2, jobs=1,
+                        strategies=["dawdles", "random"], decision_time_limit=0,
+                        game_time_limit=0.3)
+    start_run(lineup, tmp_path / "run", strategies={"dawdles": Dawdles()})
+    games = pd.read_parquet(tmp_path / "run" / "games.parquet")
+    assert games["failed"].all() and set(games["failed_strategy"]) == {"dawdles"}
+    assert games["error"].str.contains("the game took more than 0.3 s").all()
+
+
+def test_the_time_limits_are_options_of_the_experiment_and_the_command_line(tmp_path):
+    path = tmp_path / "limits.yaml"
+    path.write_text("decision_time_limit: 2.5\ngame_time_limit: 0\n")
+    experiment = load_experiment(path)
+    assert (experiment.decision_time_limit, experiment.game_time_limit) == (2.5, 0)
+    assert Experiment().decision_time_limit == 10 and Experiment().game_time_limit == 300
+    out = tmp_path / "run"
+    result = CliRunner().invoke(main, ["run", "--games", "2", "-n", "2", "--jobs", "1",
+                                       "--decision-time-limit", "0", "--quiet",
+                                       "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    run = json.loads((out / "run.json").read_text())
+    assert run["experiment"]["decision_time_limit"] == 0
+    bad = CliRunner().invoke(main, ["run", "--decision-time-limit", "-1"])
+    assert bad.exit_code == 2 and "--decision-time-limit" in bad.output
+
+
+class EqualToAll:
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = object.__hash__
+
+
+class AnswersAnything(RandomStrategy):
+    """Answers an object equal to every option instead of one of them."""
+
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        return EqualToAll()
+
+
+class NumpyAnswers(RandomStrategy):
+    """Answers the right value, but as a numpy integer where an int was offered."""
+
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        answer = super().choose(view, decision)
+        return np.int64(answer) if type(answer) is int else answer
+
+
+class PopsItsHand(RandomStrategy):
+    """Throws a card of its own hand away once, which the engine trips over later."""
+
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        if decision.kind == "turn" and view.round == 2 and not view.memo and view.hand:
+            view.memo["popped"] = view.hand.pop()
+        return super().choose(view, decision)
+
+
+class ForgesSoldiers(RandomStrategy):
+    """Adds Terracotta Soldiers to its own supply; nothing fails, the counts are wrong."""
+
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        if not view.memo:
+            view.memo["forged"] = True
+            view.me.soldiers += 2
+        return super().choose(view, decision)
+
+
+@pytest.mark.parametrize("bot, error", [
+    (AnswersAnything, "IllegalChoice"),
+    (NumpyAnswers, "IllegalChoice"),
+    (PopsItsHand, "StateChanged"),
+    (ForgesSoldiers, "StateChanged"),
+])
+def test_a_strategy_that_cheats_is_the_one_blamed(tmp_path, bot, error):
+    lineup = Experiment(games=4, players=[2], seed=3, chunk_size=4, jobs=1,
+                        strategies=["cheat", "random"])
+    start_run(lineup, tmp_path / "run", strategies={"cheat": bot()})
+    failures = [json.loads(line)
+                for line in (tmp_path / "run" / "failures.jsonl").read_text().splitlines()]
+    assert len(failures) == 4
+    assert {f["strategy"] for f in failures} == {"cheat"}
+    assert all(f["error"].startswith(error) and f["decision"] for f in failures)
+
+
+def test_a_game_that_ends_with_a_broken_invariant_fails_by_seed(tmp_path):
+    # Nothing raises in these games: only the check of the invariants at their end sees
+    # the soldiers that the bot made up.
+    lineup = Experiment(games=3, players=[2], seed=3, chunk_size=3, jobs=1,
+                        strategies=["random", "random", "forger"])
+    start_run(lineup, tmp_path / "run", strategies={"forger": ForgesSoldiers()})
+    games = pd.read_parquet(tmp_path / "run" / "games.parquet")
+    seated = games["strategies"].str.contains("forger")
+    assert games["failed"].tolist() == seated.tolist() and seated.any()
+    for _, game in games[seated].iterrows():
+        assert (f"BrokenInvariant: game seed {game_seed(3, game['game'])} ended with broken "
+                f"invariants: seat {game['failed_seat']:.0f}: soldiers not conserved"
+                ) in game["error"]
+        assert game["error"].startswith("StateChanged: strategy 'forger'")
+    players = pd.read_parquet(tmp_path / "run" / "players.parquet")
+    assert set(players["game"]) == set(games.loc[~seated, "game"])
+
+
+@pytest.mark.parametrize("spec, parameter", [
+    ("builder(walls=1e999)", "walls"),
+    ("greedy(patience=float('nan'))", None),
+    ("greedy(walls=[1.0, 1e999])", "walls"),
+])
+def test_non_finite_bot_parameters_are_refused_naming_the_parameter(spec, parameter):
+    with pytest.raises(registry.UnknownStrategy) as refused:
+        registry.resolve(spec)
+    if parameter:
+        assert f"parameter {parameter!r}" in str(refused.value)
+
+
+def test_a_bot_file_with_an_infinite_weight_is_refused(tmp_path):
+    path = tmp_path / "wild.yaml"
+    path.write_text("description: wild\nweights:\n  walls: .inf\n")
+    with pytest.raises(registry.UnknownStrategy, match=r"walls.*finite"):
+        registry.resolve(str(path))

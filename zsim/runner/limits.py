@@ -27,7 +27,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import FrameType
@@ -91,6 +91,7 @@ class _Watchdog:
         self._game: Game | None = None
         self._ident = 0
         self._limits = TimeLimits()
+        self._names: Sequence[str] = ()
         self._started = 0.0
         self._seen: tuple[int, int] | None = None  # (game, decision count) seen in a decision
         self._seen_at = 0.0
@@ -98,8 +99,9 @@ class _Watchdog:
         self.reason = "time limit exceeded"
 
     @contextmanager
-    def playing(self, game: Game, limits: TimeLimits) -> Iterator[None]:
-        """Watch ``game`` while it is played in this thread."""
+    def playing(self, game: Game, limits: TimeLimits, names: Sequence[str]) -> Iterator[None]:
+        """Watch ``game`` while it is played in this thread; ``names`` are its strategies by
+        seat, for the messages."""
         if not limits.any:
             yield
             return
@@ -107,6 +109,7 @@ class _Watchdog:
         previous = signal.signal(signal.SIGALRM, self._on_alarm) if main else None
         with self._lock:
             self._game, self._ident, self._limits = game, threading.get_ident(), limits
+            self._names = names
             self._started, self._seen, self._target = time.monotonic(), None, None
             self._main = main
             if self._thread is None:
@@ -145,12 +148,12 @@ class _Watchdog:
         if current is not None and limits.decision and now - self._seen_at >= limits.decision:
             _, decision = current
             self._stop(game, game.decisions, (
-                f"strategy {game.strategies[decision.seat].name!r} (seat {decision.seat}) took "
+                f"strategy {self._names[decision.seat]!r} (seat {decision.seat}) took "
                 f"more than {limits.decision:g} s over a {decision.kind!r} decision "
                 f"(the decision time limit)"))
         elif limits.game and now - self._started >= limits.game:
             doing = "" if current is None else (
-                f", while strategy {game.strategies[current[1].seat].name!r} "
+                f", while strategy {self._names[current[1].seat]!r} "
                 f"(seat {current[1].seat}) was deciding {current[1].kind!r}")
             self._stop(game, None, f"the game took more than {limits.game:g} s (the game time "
                                    f"limit){doing}")

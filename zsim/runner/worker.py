@@ -110,7 +110,7 @@ def _play(box: Box, context: RunContext, plan: GamePlan, game_class: type[Game] 
     game = None
     try:
         game = game_class(box, seated, plan.seed, context.options)
-        with limits.playing(game, context.limits):
+        with limits.playing(game, context.limits, plan.strategies):
             result = game.play()
         broken = violations(game.state, game.t)
         if broken:
@@ -169,8 +169,10 @@ def _failure(context: RunContext, box: Box, plan: GamePlan,
     if seat is None and not isinstance(error, TimeLimitExceeded):
         changed = _audit(box, context, plan)
         if changed is not None:
-            seat, decision = changed.seat, changed.kind
-            text = f"{StateChanged.__name__}: {changed.message}, and then the game failed: {text}"
+            seat, decision = changed
+            text = (f"{StateChanged.__name__}: strategy {plan.strategies[seat]!r} (seat {seat}) "
+                    f"changed the game state while deciding {decision!r}, and then the game "
+                    f"failed: {text}")
     return {
         "run_id": context.run_id, "game": plan.index, "seed": plan.seed,
         "n_players": plan.n_players, "strategies": list(plan.strategies),
@@ -180,33 +182,25 @@ def _failure(context: RunContext, box: Box, plan: GamePlan,
     }
 
 
-@dataclass(frozen=True)
-class _Change:
-    seat: int
-    kind: str
-    message: str
-
-
 class _Audited(Game):
     """A game that checks the state is the same after each strategy call as before it: the
     replay of a game the engine failed, to find a strategy that changed what it should only
     read (say, took a card out of its own hand), which later broke the engine."""
 
-    change: _Change | None = None
+    change: tuple[int, str] | None = None  # the seat and decision kind of the first change
 
     def ask(self, seat: int, kind: str, options: list, context: dict | None = None) -> Any:
         before = pickle.dumps(self.state)
         answer = super().ask(seat, kind, options, context)
         if self.change is None and pickle.dumps(self.state) != before:
-            self.change = _Change(seat, kind, (
-                f"strategy {self.strategies[seat].name!r} (seat {seat}) changed the game state "
-                f"while deciding {kind!r}"))
+            self.change = (seat, kind)
         return answer
 
 
-def _audit(box: Box, context: RunContext, plan: GamePlan) -> _Change | None:
+def _audit(box: Box, context: RunContext, plan: GamePlan) -> tuple[int, str] | None:
     """Replay a game the engine failed (games are deterministic), watching every strategy call;
-    the first that changed the game state, if any. Only failed games pay for it."""
+    the seat and decision kind of the first that changed the game state, if any. Only failed
+    games pay for it."""
     game, _ = _play(box, context, plan, _Audited)
     return game.change if isinstance(game, _Audited) else None
 
