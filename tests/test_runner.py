@@ -1211,3 +1211,45 @@ def test_a_bot_file_with_an_infinite_weight_is_refused(tmp_path):
     path.write_text("description: wild\nweights:\n  walls: .inf\n")
     with pytest.raises(registry.UnknownStrategy, match=r"walls.*finite"):
         registry.resolve(str(path))
+
+
+# --- bad input ------------------------------------------------------------------------------
+
+
+def test_an_experiment_whose_variants_explode_is_refused_in_one_line(tmp_path):
+    path = tmp_path / "bomb.yaml"
+    levels = "".join(f"  - &{chr(98 + i)} [{', '.join([f'*{chr(97 + i)}'] * 9)}]\n"
+                     for i in range(8))
+    path.write_text(f"games: 4\nanchors:\n  - &a [x, x, x, x, x, x, x, x, x]\n{levels}"
+                    f"variants:\n  rules.palace_vp: *i\n")
+    result = CliRunner().invoke(main, ["run", str(path), "--out", str(tmp_path / "run")])
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines() == [
+        f"Error: {path}: refused: its aliases expand to more than 100,000 values "
+        f"(an alias bomb?)"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["-s", "nobody"], "Error: command line (--strategy): key 'strategies': unknown strategy "
+                       "'nobody'"),
+    (["--variant", "rules.soldiers=0"], "Error: command line (--variant): key 'variants': "
+                                        "board.yaml: rules.soldiers: 0 soldiers per player"),
+    (["--variant", "board=board9"], "Error: command line (--variant): key 'variants': variant "
+                                    "board='board9'"),
+])
+def test_errors_in_values_given_on_the_command_line_say_so(tmp_path, args, message):
+    result = CliRunner().invoke(main, ["run", "--games", "2", "--jobs", "1", "--quiet", *args,
+                                       "--out", str(tmp_path / "run")])
+    assert result.exit_code == 1 and result.output.startswith(message), result.output
+    assert "default.yaml" not in result.output and not (tmp_path / "run").exists()
+
+
+def test_a_per_player_count_variant_with_number_keys_runs(tmp_path):
+    out = tmp_path / "run"
+    result = CliRunner().invoke(main, ["run", "--games", "2", "-n", "2", "--jobs", "1",
+                                       "--quiet", "--variant",
+                                       "rules.small_tokens={2: 7, 3: 9, 4: 11}",
+                                       "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    resumed = resume_run(out)  # run.json's copy of the variant reads back the same
+    assert resumed.played == 0
