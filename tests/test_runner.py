@@ -1253,3 +1253,25 @@ def test_a_per_player_count_variant_with_number_keys_runs(tmp_path):
     assert result.exit_code == 0, result.output
     resumed = resume_run(out)  # run.json's copy of the variant reads back the same
     assert resumed.played == 0
+
+
+def test_sigterm_while_the_tables_are_written_leaves_none_of_them(small_run, tmp_path,
+                                                                 monkeypatch):
+    real = writer._merge
+    sent: list[int] = []
+
+    def merge(*args: Any) -> None:
+        real(*args)
+        if not sent:  # once the first table is written
+            sent.append(signal.SIGTERM)
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    monkeypatch.setattr(writer, "_merge", merge)
+    out = tmp_path / "run"
+    with pytest.raises(RunInterrupted, match=r"terminated \(SIGTERM\) with 24 of 24 games"):
+        start_run(SMALL, out)
+    monkeypatch.undo()
+    assert not list(out.glob("*.parquet")) and leftovers(out) == []
+    assert json.loads((out / "run.json").read_text())["status"] == "interrupted"
+    resume_run(out)
+    assert_same_tables(small_run, out)

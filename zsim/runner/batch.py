@@ -200,19 +200,20 @@ def _execute(out: Path, manifest: dict[str, Any], experiment: Experiment, contex
     clock = time.perf_counter()
     if manifest["status"] != "complete":
         try:
-            # new, or removed by hand (whose games then play again)
-            (out / chunkfile.CHUNKS).mkdir(exist_ok=True)
-            finished = _adopt(out, bounds, context, _say)
-            pending = [chunk for chunk in bounds if chunk[0] not in finished]
-            done = sum(stop - start for index, start, stop in bounds if index in finished)
-            with _sigterm_stops(), backends.using(experiment.backend, experiment.jobs,
-                                                  experiment.scheduler) as pool:
-                session["workers"] = pool.size
-                with _bar(experiment.games, done, progress) as bar:
-                    for chunk in pool.play(context, out, pending):
-                        totals.add(chunk)
-                        bar.update(chunk.games)
-            writer.consolidate(out, [index for index, _, _ in bounds])
+            with _sigterm_stops():
+                # new, or removed by hand (whose games then play again)
+                (out / chunkfile.CHUNKS).mkdir(exist_ok=True)
+                finished = _adopt(out, bounds, context, _say)
+                pending = [chunk for chunk in bounds if chunk[0] not in finished]
+                done = sum(stop - start for index, start, stop in bounds if index in finished)
+                with backends.using(experiment.backend, experiment.jobs,
+                                    experiment.scheduler) as pool:
+                    session["workers"] = pool.size
+                    with _bar(experiment.games, done, progress) as bar:
+                        for chunk in pool.play(context, out, pending):
+                            totals.add(chunk)
+                            bar.update(chunk.games)
+                writer.consolidate(out, [index for index, _, _ in bounds])
         except KeyboardInterrupt as stop:
             _close_session(out, manifest, session, totals, clock, "interrupted")
             terminated = isinstance(stop, Terminated)

@@ -94,11 +94,14 @@ def consolidate(out: Path, indices: list[int]) -> None:
     finals = [*(out / f"{name}.parquet" for name in tables.TABLES), out / FAILURES]
     temporary = {final: final.with_name(f".{final.name}.tmp") for final in finals}
     try:
-        with ThreadPoolExecutor(max_workers=2) as pool:
+        pool = ThreadPoolExecutor(max_workers=2)
+        try:
             for done in [pool.submit(_merge, out, name, tables.unified_schema(name, schemas[name]),
                                      indices, temporary[out / f"{name}.parquet"])
                          for name in tables.TABLES]:
                 done.result()
+        finally:  # on an error or Ctrl-C too, no table may be written after the clean-up below
+            pool.shutdown(wait=True, cancel_futures=True)
         with open(temporary[out / FAILURES], "wb") as merged:
             for part in failures:
                 merged.write(part)
