@@ -31,6 +31,7 @@ from zsim.decisions import Decision
 from zsim.rules.tables import ACTION_INDEX, LOWER_ACTIONS
 from zsim.state import NO_ONE
 from zsim.view import PlayerView
+from zsim.yamlload import safe_load
 
 if TYPE_CHECKING:
     from strategies.estimates import Estimator
@@ -47,7 +48,7 @@ DEFAULT_PATIENCE = 0.5
 
 Params = create_model(  # every parameter of a heuristic bot, validated
     "Params",
-    __config__=ConfigDict(extra="forbid", frozen=True),
+    __config__=ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False),
     patience=(float, Field(DEFAULT_PATIENCE, gt=0, lt=1,
                            description="discount per action for goals not yet in reach")),
     **{key: (float, Field(1.0, ge=0, description=text)) for key, text in WEIGHTS.items()},
@@ -91,7 +92,7 @@ def load_bot(path: Path, known: dict[str, tuple[str, dict[str, float]]] | None =
     """(description, parameters) of a bot file; ``extends`` is looked up in ``known`` first,
     then next to the file (``seen``: the files extending this one, to refuse cycles)."""
     try:
-        raw = yaml.safe_load(path.read_text())
+        raw = safe_load(path.read_text())
     except (OSError, yaml.YAMLError) as error:
         raise BotError(f"{path}: cannot read the bot: {error}") from None
     try:

@@ -21,6 +21,7 @@ import ast
 import importlib
 import importlib.util
 import inspect
+import math
 import re
 import sys
 from collections.abc import Callable
@@ -37,6 +38,7 @@ from strategies.human import HumanStrategy
 from strategies.random_bot import RandomStrategy
 from zsim.paths import configs_dir
 from zsim.rules.lisi import LiSiSeat
+from zsim.yamlload import safe_load
 
 BUILT_IN: dict[str, type[Strategy]] = {
     "random": RandomStrategy,
@@ -79,12 +81,28 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         params.update(_params_file(Path(match["file"]), spec))
     if match["args"] is not None:
         params.update(_inline_params(match["args"], spec))
+    for key, value in params.items():
+        if not _finite(value):
+            raise StrategyParameterError(f"strategy {spec!r}: parameter {key!r} is {value!r}; "
+                                         "parameters must be finite numbers")
     return match["target"], params
+
+
+def _finite(value: Any) -> bool:
+    """No infinity or NaN in a parameter value, nor in the lists and mappings it holds: a bot
+    weighing by them compares nothing (NaN) or everything alike (infinity)."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, list | tuple | set):
+        return all(_finite(item) for item in value)
+    if isinstance(value, dict):
+        return all(_finite(item) for item in value.values())
+    return True
 
 
 def _params_file(path: Path, spec: str) -> dict[str, Any]:
     try:
-        data = yaml.safe_load(path.read_text())
+        data = safe_load(path.read_text())
     except (OSError, yaml.YAMLError) as error:
         raise StrategyParameterError(f"strategy {spec!r}: cannot read parameter file "
                                      f"{str(path)!r}: {error}") from None

@@ -158,6 +158,22 @@ def test_yaml_syntax_error_names_the_file(box_copy: Path) -> None:
     assert "syntax" in result.output
 
 
+def test_a_file_whose_aliases_explode_is_refused_in_one_line(box_copy: Path) -> None:
+    # Nine levels of nine aliases: a billion values, built (shared) in no time, but expanded
+    # by anything that walks them.
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join([f'*{chr(97 + i)}'] * 9)}]\n"
+        for i in range(8))
+    path = box_copy / "cards.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + bomb, encoding="utf-8")
+    with pytest.raises(BoxError) as refused:
+        load_box(box_copy)
+    assert refused.value.messages == [
+        "cards.yaml: refused: its aliases expand to more than 100,000 values (an alias bomb?)"]
+    (box_copy / "tiles.yaml").write_text("emperor_tiles: &e [*e]\n", encoding="utf-8")
+    assert "tiles.yaml: an alias refers to a node that contains it" in check_box(box_copy)
+
+
 def test_missing_file_is_named(box_copy: Path) -> None:
     (box_copy / "mausoleum.yaml").unlink()
     result = run_check(box_copy)

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
 import pickle
 import shutil
+import signal
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -766,3 +770,508 @@ def test_run_solo_marks_lisi_and_takes_variant_files(tmp_path):
     assert (players["vp_palaces"] % 7 == 0).all()
     games = pd.read_parquet(out / "games.parquet")
     assert set(games["mausoleum_mode"]) == {"advanced"} and set(games["lisi_level"]) == {2}
+
+
+# --- what a run directory guarantees --------------------------------------------------------
+
+SLOW_BOT = '''
+import time
+from strategies.random_bot import RandomStrategy
+
+class Slow(RandomStrategy):
+    """The random bot, pausing at the first decision of each game it plays."""
+
+    def choose(self, view, decision):
+        if not view.memo:
+            view.memo["paused"] = True
+            time.sleep({pause})
+        return super().choose(view, decision)
+'''
+
+
+def slow_bot(folder: Path, pause: float = 0.05) -> str:
+    """The spec of a bot that plays as ``random`` does, but slowly enough to stop mid-run."""
+    path = folder / "slow_bot.py"
+    path.write_text(SLOW_BOT.format(pause=pause))
+    return f"{path}:Slow"
+
+
+def zsim_process(*args: str) -> subprocess.Popen[str]:
+    """``zsim ARGS`` in a process of its own."""
+    return subprocess.Popen([sys.executable, "-c", "from zsim.cli import main; main()", *args],
+                            text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+
+def wait_for(condition: Callable[[], bool], seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "waited in vain"
+        time.sleep(0.05)
+
+
+def test_two_runs_started_together_into_one_out_cannot_both_play(tmp_path):
+    # Both processes wait at a barrier just before claiming --out, so both find it empty.
+    out, barrier = tmp_path / "run", tmp_path / "barrier"
+    barrier.mkdir()
+    code = (f"import os, sys, time\n"
+            f"from pathlib import Path\n"
+            f"from zsim.runner import writer\n"
+            f"real = writer.claim_out\n"
+            f"def claim(out):\n"
+            f"    Path({str(barrier)!r}, str(os.getpid())).touch()\n"
+            f"    while len(os.listdir({str(barrier)!r})) < 2: time.sleep(0.01)\n"
+            f"    return real(out)\n"
+            f"writer.claim_out = claim\n"
+            f"from zsim.cli import main\n"
+            f"main(['run', '--games', '12', '-n', '2', '-s', 'random', '--jobs', '1', "
+            f"'--quiet', '--seed', sys.argv[1], '--out', {str(out)!r}])\n")
+    runs = [subprocess.Popen([sys.executable, "-c", code, seed], text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            for seed in ("7", "8")]
+    outputs = [run.communicate(timeout=120)[0] for run in runs]
+    codes = sorted(run.returncode for run in runs)
+    assert codes == [0, 1], outputs
+    assert any("directory is not empty" in output for output in outputs)
+    seeds = pd.read_parquet(out / "games.parquet")["seed"]
+    assert len(seeds) == 12
+    winner = json.loads((out / "run.json").read_text())["master_seed"]
+    assert set(seeds) == {game_seed(winner, i) for i in range(12)}
+
+
+def test_a_resume_while_the_run_plays_is_refused_and_a_killed_runs_lock_is_taken_over(
+        tmp_path):
+    out = tmp_path / "run"
+    bot = slow_bot(tmp_path, pause=0.1)
+    args = ["--games", "16", "-n", "2", "-s", bot, "-s", "random", "--seed", "3",
+            "--chunk-size", "4", "--quiet"]
+    run = zsim_process("run", *args, "--jobs", "2", "--out", str(out))
+    try:
+        wait_for(lambda: chunkfile.finished(out))
+        with pytest.raises(OSError, match=f"another zsim run \\(process {run.pid}\\)"):
+            resume_run(out)
+        workers = [child for child in psutil.Process(run.pid).children(recursive=True)
+                   if "popen_loky" in " ".join(child.cmdline())]
+        assert workers
+        run.kill()  # kill -9: no clean-up, the lock file stays behind
+        run.wait()
+        # The workers notice that their parent is gone, and end rather than write on.
+        wait_for(lambda: not any(w.is_running() and w.status() != psutil.STATUS_ZOMBIE
+                                 for w in workers), seconds=10)
+    finally:
+        run.kill()
+    assert (out / "run.lock").exists()
+    report = resume_run(out, jobs=1)  # the stale lock is taken over
+    assert report.summary.failed == 0 and not (out / "run.lock").exists()
+    whole = tmp_path / "whole"
+    CliRunner().invoke(main, ["run", *args, "--jobs", "1", "--out", str(whole)],
+                       catch_exceptions=False)
+    assert_same_tables(whole, out)
+
+
+def test_sigterm_stops_a_run_like_ctrl_c_and_it_resumes_to_the_same_tables(tmp_path):
+    out = tmp_path / "run"
+    bot = slow_bot(tmp_path)
+    args = ["--games", "32", "-n", "2", "-s", bot, "-s", "random", "--seed", "5",
+            "--chunk-size", "4", "--quiet"]
+    run = zsim_process("run", *args, "--jobs", "2", "--out", str(out))
+    wait_for(lambda: chunkfile.finished(out))
+    workers = psutil.Process(run.pid).children(recursive=True)
+    run.terminate()
+    output = run.communicate(timeout=60)[0]
+    assert run.returncode == 143, output
+    on_disk = sum(stop - start for index, start, stop in batch.chunk_bounds(32, 4)
+                  if index in chunkfile.finished(out))
+    assert f"terminated (SIGTERM) with {on_disk} of 32 games finished" in output
+    assert f"zsim run --resume {out}" in output and "Traceback" not in output
+    assert json.loads((out / "run.json").read_text())["status"] == "interrupted"
+    wait_for(lambda: not any(w.is_running() and w.status() != psutil.STATUS_ZOMBIE
+                             for w in workers), seconds=10)
+    assert not (out / "run.lock").exists()
+    resume_run(out, jobs=1)
+    whole = tmp_path / "whole"
+    CliRunner().invoke(main, ["run", *args, "--jobs", "1", "--out", str(whole)],
+                       catch_exceptions=False)
+    assert_same_tables(whole, out)
+
+
+def damage(file: Path, how: str) -> None:
+    data = file.read_bytes()
+    if how == "empty":
+        file.write_bytes(b"")
+    elif how == "truncated":
+        file.write_bytes(data[: len(data) // 2])
+    else:  # 16 bytes flipped in the middle, where the tables lie
+        middle = len(data) // 2
+        file.write_bytes(data[:middle] + bytes(b ^ 0xFF for b in data[middle:middle + 16])
+                         + data[middle + 16:])
+
+
+@pytest.mark.parametrize("how", ["empty", "truncated", "flipped"])
+def test_a_damaged_chunk_is_played_again_and_said_so(small_run, tmp_path, capsys, how):
+    out = interrupted_run(tmp_path / "run", 3)
+    damaged = chunkfile.path(out, 1)
+    damage(damaged, how)
+    capsys.readouterr()
+    resume_run(out)
+    said = capsys.readouterr().err.strip().splitlines()
+    assert len(said) == 1 and str(damaged) in said[0]
+    assert "games 5-9 will be played again" in said[0]
+    assert_same_tables(small_run, out)
+
+
+def test_a_chunk_of_another_run_is_played_again(small_run, tmp_path, capsys):
+    out = interrupted_run(tmp_path / "run", 3)
+    other = interrupted_run(tmp_path / "other", 3, SMALL.with_overrides(seed=8))
+    shutil.copy(chunkfile.path(other, 2), chunkfile.path(out, 2))
+    capsys.readouterr()
+    resume_run(out)
+    said = capsys.readouterr().err
+    assert "chunk-000002.bin belongs to another run" in said
+    assert_same_tables(small_run, out)
+
+
+def test_a_chunk_that_holds_other_games_is_played_again(small_run, tmp_path, capsys):
+    out = interrupted_run(tmp_path / "run", 3)
+    shutil.copy(chunkfile.path(out, 0), chunkfile.path(out, 1))  # games 0-4 as chunk 1
+    capsys.readouterr()
+    resume_run(out)
+    assert "holds games 0-4, not those of chunk 1" in capsys.readouterr().err
+    assert_same_tables(small_run, out)
+
+
+def test_a_resume_of_an_edited_run_json_is_refused_and_loses_nothing(small_run, tmp_path,
+                                                                     capsys):
+    out = interrupted_run(tmp_path / "run", 3)
+    manifest = json.loads((out / "run.json").read_text())
+    manifest["experiment"]["seed"] = 8
+    (out / "run.json").write_text(json.dumps(manifest))
+    with pytest.raises(ExperimentError, match="edited since the run started"):
+        resume_run(out)
+    assert chunkfile.finished(out) == {0, 1, 2}
+    # Edited with a matching run id as well, the chunks of seed 7 are not adopted.
+    eight = interrupted_run(tmp_path / "eight", 0, SMALL.with_overrides(seed=8))
+    manifest["run_id"] = json.loads((eight / "run.json").read_text())["run_id"]
+    (out / "run.json").write_text(json.dumps(manifest))
+    capsys.readouterr()
+    resume_run(out)
+    assert capsys.readouterr().err.count("belongs to another run") == 3
+    resume_run(eight)
+    assert_same_tables(eight, out)
+
+
+def no_space(after: int) -> Callable[..., Any]:
+    """A stand-in for ``os.fsync`` that finds the disk too full for a chunk file from the
+    ``after``-th on (the small run.json still fits, once the chunk's temporary file is gone)."""
+    chunks = [0]
+    real = os.fsync
+
+    def fsync(fd: int) -> None:
+        if ".chunk-" in os.readlink(f"/proc/self/fd/{fd}"):
+            chunks[0] += 1
+            if chunks[0] >= after:
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real(fd)
+
+    return fsync
+
+
+def leftovers(out: Path) -> list[str]:
+    return sorted(p.name for p in out.rglob("*") if p.name.endswith(".tmp"))
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").exists(), reason="names open files as Linux does")
+def test_a_full_disk_fails_the_run_in_one_line_and_a_resume_finishes_it(small_run, tmp_path,
+                                                                       monkeypatch):
+    out = tmp_path / "run"
+    monkeypatch.setattr(os, "fsync", no_space(after=3))
+    result = CliRunner().invoke(main, ["run", "--games", "24", "-s", "random", "--seed", "7",
+                                       "--chunk-size", "5", "--jobs", "1", "--quiet",
+                                       "--out", str(out)])
+    monkeypatch.undo()
+    assert result.exit_code == 1, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "No space left on device" in lines[0]
+    assert f"{out / 'chunks'}" in lines[0] and f"zsim run --resume {out}" in lines[0]
+    assert "free some space" in lines[0]
+    assert json.loads((out / "run.json").read_text())["status"] == "failed"
+    assert leftovers(out) == [] and not (out / "run.lock").exists()
+    resume_run(out)
+    assert_same_tables(small_run, out)
+
+
+def test_a_full_disk_while_the_tables_are_written_leaves_none_of_them(small_run, tmp_path,
+                                                                     monkeypatch):
+    out = tmp_path / "run"
+    written = [0]
+    real = pq.ParquetWriter.write_table
+
+    def write_table(self: pq.ParquetWriter, table: pa.Table, *args: Any, **kwargs: Any) -> None:
+        written[0] += 1
+        if written[0] >= 4:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real(self, table, *args, **kwargs)
+
+    monkeypatch.setattr(pq.ParquetWriter, "write_table", write_table)
+    with pytest.raises(batch.RunFailed, match="No space left on device"):
+        start_run(SMALL, out)
+    monkeypatch.undo()
+    assert written[0] >= 4 and not list(out.glob("*.parquet"))
+    assert not (out / "failures.jsonl").exists() and leftovers(out) == []
+    assert json.loads((out / "run.json").read_text())["status"] == "failed"
+    resume_run(out)
+    assert_same_tables(small_run, out)
+
+
+class StuckHere(RandomStrategy):
+    """The random bot, except that in the run's own process it waits for Ctrl-C."""
+
+    def __init__(self) -> None:
+        self.home = os.getpid()
+
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        if os.getpid() == self.home:
+            time.sleep(60)
+        return super().choose(view, decision)
+
+
+def test_ctrl_c_counts_the_games_on_disk_whoever_played_them(tmp_path):
+    backends.stop_workers()
+    out = tmp_path / "run"
+
+    def ctrl_c_once_a_worker_wrote_a_chunk() -> None:
+        wait_for(lambda: chunkfile.finished(out))
+        os.kill(os.getpid(), signal.SIGINT)
+
+    threading.Thread(target=ctrl_c_once_a_worker_wrote_a_chunk, daemon=True).start()
+    with pytest.raises(RunInterrupted) as stopped:
+        start_run(SMALL.with_overrides(jobs=2), out, strategies={"random": StuckHere()})
+    on_disk = sum(stop - start for index, start, stop in batch.chunk_bounds(24, 5)
+                  if index in chunkfile.finished(out))
+    assert on_disk > 0 and stopped.value.finished == on_disk
+    assert f"with {on_disk} of 24 games finished" in str(stopped.value)
+
+
+# --- misbehaving strategies -----------------------------------------------------------------
+
+
+class Blocks(RandomStrategy):
+    """Blocks in a system call at its third decision of every game, and swallows what stops
+    it as ``except Exception`` would."""
+
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        view.memo["asked"] = view.memo.get("asked", 0) + 1
+        if view.memo["asked"] == 3:
+            with contextlib.suppress(Exception):
+                time.sleep(120)
+        return super().choose(view, decision)
+
+
+class Dawdles(RandomStrategy):
+    """Takes a little time over every decision: no single one is long, the game is."""
+
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        time.sleep(0.01)
+        return super().choose(view, decision)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_strategy_over_the_decision_time_limit_fails_its_games_and_the_batch_goes_on(
+        tmp_path, jobs):
+    lineup = Experiment(games=6, players=[2], seed=3, chunk_size=3, jobs=jobs,
+                        strategies=["random", "random", "blocks"], decision_time_limit=0.3)
+    report = start_run(lineup, tmp_path / "run", strategies={"blocks": Blocks()})
+    games = pd.read_parquet(tmp_path / "run" / "games.parquet")
+    seated = games["strategies"].str.contains("blocks")
+    assert games.loc[seated, "failed"].all() and not games.loc[~seated, "failed"].any()
+    assert set(games.loc[seated, "failed_strategy"]) == {"blocks"}
+    assert games.loc[seated, "failed_decision"].notna().all()
+    assert games.loc[seated, "error"].str.startswith(
+        "TimeLimitExceeded: strategy 'blocks' (seat").all()
+    assert games.loc[seated, "error"].str.contains("more than 0.3 s over a").all()
+    assert report.summary.failed == seated.sum() > 0
+
+
+def test_a_game_over_the_game_time_limit_fails_naming_who_was_deciding(tmp_path):
+    lineup = Experiment(games=2, players=[2], seed=3, chunk_size=2, jobs=1,
+                        strategies=["dawdles", "random"], decision_time_limit=0,
+                        game_time_limit=0.3)
+    start_run(lineup, tmp_path / "run", strategies={"dawdles": Dawdles()})
+    games = pd.read_parquet(tmp_path / "run" / "games.parquet")
+    assert games["failed"].all() and set(games["failed_strategy"]) == {"dawdles"}
+    assert games["error"].str.contains("the game took more than 0.3 s").all()
+
+
+def test_the_time_limits_are_options_of_the_experiment_and_the_command_line(tmp_path):
+    path = tmp_path / "limits.yaml"
+    path.write_text("decision_time_limit: 2.5\ngame_time_limit: 0\n")
+    experiment = load_experiment(path)
+    assert (experiment.decision_time_limit, experiment.game_time_limit) == (2.5, 0)
+    assert Experiment().decision_time_limit == 10 and Experiment().game_time_limit == 300
+    out = tmp_path / "run"
+    result = CliRunner().invoke(main, ["run", "--games", "2", "-n", "2", "--jobs", "1",
+                                       "--decision-time-limit", "0", "--quiet",
+                                       "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    run = json.loads((out / "run.json").read_text())
+    assert run["experiment"]["decision_time_limit"] == 0
+    bad = CliRunner().invoke(main, ["run", "--decision-time-limit", "-1"])
+    assert bad.exit_code == 2 and "--decision-time-limit" in bad.output
+
+
+class EqualToAll:
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = object.__hash__
+
+
+class AnswersAnything(RandomStrategy):
+    """Answers an object equal to every option instead of one of them."""
+
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        return EqualToAll()
+
+
+class NumpyAnswers(RandomStrategy):
+    """Answers the right value, but as a numpy integer where an int was offered."""
+
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        answer = super().choose(view, decision)
+        return np.int64(answer) if type(answer) is int else answer
+
+
+class PopsItsHand(RandomStrategy):
+    """Throws a card of its own hand away once, which the engine trips over later."""
+
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        if decision.kind == "turn" and view.round == 2 and not view.memo and view.hand:
+            view.memo["popped"] = view.hand.pop()
+        return super().choose(view, decision)
+
+
+class ForgesSoldiers(RandomStrategy):
+    """Adds Terracotta Soldiers to its own supply; nothing fails, the counts are wrong."""
+
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        if not view.memo:
+            view.memo["forged"] = True
+            view.me.soldiers += 2
+        return super().choose(view, decision)
+
+
+@pytest.mark.parametrize("bot, error", [
+    (AnswersAnything, "IllegalChoice"),
+    (NumpyAnswers, "IllegalChoice"),
+    (PopsItsHand, "StateChanged"),
+    (ForgesSoldiers, "StateChanged"),
+])
+def test_a_strategy_that_cheats_is_the_one_blamed(tmp_path, bot, error):
+    lineup = Experiment(games=4, players=[2], seed=3, chunk_size=4, jobs=1,
+                        strategies=["cheat", "random"])
+    start_run(lineup, tmp_path / "run", strategies={"cheat": bot()})
+    failures = [json.loads(line)
+                for line in (tmp_path / "run" / "failures.jsonl").read_text().splitlines()]
+    assert len(failures) == 4
+    assert {f["strategy"] for f in failures} == {"cheat"}
+    assert all(f["error"].startswith(error) and f["decision"] for f in failures)
+
+
+def test_a_game_that_ends_with_a_broken_invariant_fails_by_seed(tmp_path):
+    # Nothing raises in these games: only the check of the invariants at their end sees
+    # the soldiers that the bot made up.
+    lineup = Experiment(games=3, players=[2], seed=3, chunk_size=3, jobs=1,
+                        strategies=["random", "random", "forger"])
+    start_run(lineup, tmp_path / "run", strategies={"forger": ForgesSoldiers()})
+    games = pd.read_parquet(tmp_path / "run" / "games.parquet")
+    seated = games["strategies"].str.contains("forger")
+    assert games["failed"].tolist() == seated.tolist() and seated.any()
+    for _, game in games[seated].iterrows():
+        assert (f"BrokenInvariant: game seed {game_seed(3, game['game'])} ended with broken "
+                f"invariants: seat {game['failed_seat']:.0f}: soldiers not conserved"
+                ) in game["error"]
+        assert game["error"].startswith("StateChanged: strategy 'forger'")
+    players = pd.read_parquet(tmp_path / "run" / "players.parquet")
+    assert set(players["game"]) == set(games.loc[~seated, "game"])
+
+
+@pytest.mark.parametrize("spec, parameter", [
+    ("builder(walls=1e999)", "walls"),
+    ("greedy(patience=float('nan'))", None),
+    ("greedy(walls=[1.0, 1e999])", "walls"),
+])
+def test_non_finite_bot_parameters_are_refused_naming_the_parameter(spec, parameter):
+    with pytest.raises(registry.UnknownStrategy) as refused:
+        registry.resolve(spec)
+    if parameter:
+        assert f"parameter {parameter!r}" in str(refused.value)
+
+
+def test_a_bot_file_with_an_infinite_weight_is_refused(tmp_path):
+    path = tmp_path / "wild.yaml"
+    path.write_text("description: wild\nweights:\n  walls: .inf\n")
+    with pytest.raises(registry.UnknownStrategy, match=r"walls.*finite"):
+        registry.resolve(str(path))
+
+
+# --- bad input ------------------------------------------------------------------------------
+
+
+def test_an_experiment_whose_variants_explode_is_refused_in_one_line(tmp_path):
+    path = tmp_path / "bomb.yaml"
+    levels = "".join(f"  - &{chr(98 + i)} [{', '.join([f'*{chr(97 + i)}'] * 9)}]\n"
+                     for i in range(8))
+    path.write_text(f"games: 4\nanchors:\n  - &a [x, x, x, x, x, x, x, x, x]\n{levels}"
+                    f"variants:\n  rules.palace_vp: *i\n")
+    result = CliRunner().invoke(main, ["run", str(path), "--out", str(tmp_path / "run")])
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines() == [
+        f"Error: {path}: refused: its aliases expand to more than 100,000 values "
+        f"(an alias bomb?)"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["-s", "nobody"], "Error: command line (--strategy): key 'strategies': unknown strategy "
+                       "'nobody'"),
+    (["--variant", "rules.soldiers=0"], "Error: command line (--variant): key 'variants': "
+                                        "board.yaml: rules.soldiers: 0 soldiers per player"),
+    (["--variant", "board=board9"], "Error: command line (--variant): key 'variants': variant "
+                                    "board='board9'"),
+])
+def test_errors_in_values_given_on_the_command_line_say_so(tmp_path, args, message):
+    result = CliRunner().invoke(main, ["run", "--games", "2", "--jobs", "1", "--quiet", *args,
+                                       "--out", str(tmp_path / "run")])
+    assert result.exit_code == 1 and result.output.startswith(message), result.output
+    assert "default.yaml" not in result.output and not (tmp_path / "run").exists()
+
+
+def test_a_per_player_count_variant_with_number_keys_runs(tmp_path):
+    out = tmp_path / "run"
+    result = CliRunner().invoke(main, ["run", "--games", "2", "-n", "2", "--jobs", "1",
+                                       "--quiet", "--variant",
+                                       "rules.small_tokens={2: 7, 3: 9, 4: 11}",
+                                       "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    resumed = resume_run(out)  # run.json's copy of the variant reads back the same
+    assert resumed.played == 0
+
+
+def test_sigterm_while_the_tables_are_written_leaves_none_of_them(small_run, tmp_path,
+                                                                 monkeypatch):
+    real = writer._merge
+    sent: list[int] = []
+
+    def merge(*args: Any) -> None:
+        real(*args)
+        if not sent:  # once the first table is written
+            sent.append(signal.SIGTERM)
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    monkeypatch.setattr(writer, "_merge", merge)
+    out = tmp_path / "run"
+    with pytest.raises(RunInterrupted, match=r"terminated \(SIGTERM\) with 24 of 24 games"):
+        start_run(SMALL, out)
+    monkeypatch.undo()
+    assert not list(out.glob("*.parquet")) and leftovers(out) == []
+    assert json.loads((out / "run.json").read_text())["status"] == "interrupted"
+    resume_run(out)
+    assert_same_tables(small_run, out)

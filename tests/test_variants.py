@@ -59,3 +59,49 @@ def test_shipped_variant_files_load():
         chosen = parse([str(path)])
         chosen.game_options()
         chosen.load_box(default_box_dir())
+
+
+@pytest.mark.parametrize("entries, message", [
+    (["rules.soldiers=0"], r"board.yaml: rules.soldiers: 0 soldiers per player, fewer than the 1 "
+                           r"unlocked at the start \(rules.soldiers_unlocked_at_start\)"),
+    (["rules.soldiers_unlocked_at_start=-1"], "rules.soldiers_unlocked_at_start: must be at "
+                                              "least 0, got -1"),
+    (["rules.large_token_value=0"], "rules.large_token_value: must be at least 1, got 0"),
+    (["rules.starting_tiles_dealt=0"], "rules.starting_tiles_dealt: must be at least 1"),
+    (["rules.small_tokens={2: -1, 3: 11, 4: 13}"], r"rules.small_tokens\[2\]: must be at least 0"),
+    (["rules.hire_workers=-1"], "rules.hire_workers: must be at least 0"),
+])
+def test_variants_that_break_a_bound_of_the_rules_are_refused_by_key(entries, message):
+    with pytest.raises(BoxError, match=message):
+        parse(entries).load_box(default_box_dir())
+
+
+def test_fewer_soldiers_are_played_when_none_is_unlocked_at_the_start(box):
+    changed = parse(["rules.soldiers=0", "rules.soldiers_unlocked_at_start=0"]).load_box(
+        default_box_dir())
+    for seed in range(3):
+        result = play_game(changed, [BasicStrategy(), BasicStrategy()], seed)
+        assert all(row["vp_extra_soldiers"] == 0 for row in result.scores)
+
+
+def test_a_per_player_count_table_given_as_a_variant_reads_back_with_number_keys():
+    chosen = parse(["rules.small_tokens={2: 7, 3: 9, 4: 11}"])
+    assert chosen.box == (("rules.small_tokens", {2: 7, 3: 9, 4: 11}),)
+    again = parse(chosen.as_strings())  # as run.json keeps it
+    assert again == chosen
+    assert again.load_box(default_box_dir()).board.rules.small_tokens == {2: 7, 3: 9, 4: 11}
+    assert parse(["rules.palace_vp=7", "cards[3].trigger=wall"]).as_strings() == [
+        "rules.palace_vp=7", 'cards[3].trigger="wall"']  # as before: JSON where it reads back
+
+
+BOMB = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join([f'*{chr(97 + i)}'] * 10)}]\n" for i in range(5))
+
+
+def test_a_variant_file_whose_aliases_explode_is_refused_naming_it(tmp_path):
+    path = tmp_path / "bomb.yaml"
+    path.write_text(BOMB)  # a million values from six lines
+    with pytest.raises(OptionError, match=f"variant file {path}: refused: its aliases expand"):
+        parse([str(path)])
+    with pytest.raises(OptionError, match="refused: its aliases expand"):
+        parse(["rules.palace_vp=" + BOMB.replace("\n", ", ").join("{}")])

@@ -141,7 +141,7 @@ class Game:
         decision = Decision(kind, seat, options, context)
         strategy = self.strategies[seat]
         answer = strategy.choose(self.views[seat], decision)
-        if answer not in options:
+        if not offered(answer, options):
             raise IllegalChoice(strategy.name, decision, answer, self.seed)
         if self.listener is not None:
             self.listener.event(self, "decision", {"decision": decision, "answer": answer})
@@ -285,6 +285,30 @@ class Game:
         features["master_alchemists"] = ",".join(
             self.t.card_name[c] for c in state.master_available)
         return features
+
+
+def offered(answer: Any, options: list) -> bool:
+    """Whether ``answer`` is one of ``options``: the very object offered, or a value of exactly
+    an option's type (ints, strings and tuples of them) equal to it.
+
+    ``answer in options`` would ask the answer's own ``__eq__``, which a strategy controls: an
+    object equal to everything would pass, and break the engine later, far from the strategy
+    that gave it."""
+    kind = type(answer)
+    if kind is int or kind is str:
+        return answer in options
+    for option in options:
+        if option is answer:
+            return True
+    return kind is tuple and _plain(answer) and answer in options
+
+
+def _plain(value: Any) -> bool:
+    """Made only of ints, strings and tuples, whose comparisons no strategy can change."""
+    kind = type(value)
+    if kind is int or kind is str:
+        return True
+    return kind is tuple and all(_plain(part) for part in value)
 
 
 def play_game(box: Box, strategies: list[Strategy], seed: int,

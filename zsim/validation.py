@@ -8,13 +8,17 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from zsim.yamlload import AliasBomb, safe_load
+
 
 def read_yaml(path: Path, error: type[Exception]) -> Any:
     """A YAML file's contents; an unreadable or invalid file raises ``error`` naming it."""
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
+        return safe_load(path.read_text(encoding="utf-8"))
     except OSError as problem:
         raise error(f"{path}: cannot read: {problem.strerror}") from None
+    except AliasBomb as problem:
+        raise error(f"{path}: {problem}") from None
     except yaml.YAMLError as problem:
         raise error(f"{path}: not valid YAML: {problem}") from None
 

@@ -18,6 +18,7 @@ import yaml
 from zsim.components import Box, load_box
 from zsim.components.overrides import parse_value
 from zsim.options import SETUP_PREFIX, GameOptions, OptionError
+from zsim.yamlload import AliasBomb, safe_load
 
 OPTION_KEYS = frozenset(f.name for f in fields(GameOptions))
 
@@ -36,8 +37,19 @@ class Variants:
         return load_box(box_dir, self.box)
 
     def as_strings(self) -> list[str]:
-        """The variants as ``KEY=VALUE`` strings (for run.json and reports)."""
-        return [*self.options, *(f"{k}={json.dumps(v)}" for k, v in self.box)]
+        """The variants as ``KEY=VALUE`` strings (for run.json and reports), each value read
+        back as it was given (``parse_value``)."""
+        return [*self.options, *(f"{k}={_text(v)}" for k, v in self.box)]
+
+
+def _text(value: Any) -> str:
+    """A value as YAML text that reads back equal: JSON where it does, which keeps the strings
+    of existing runs; YAML's flow style otherwise, for mappings with number keys (a per-player-
+    count table, ``{2: 9, 3: 11, 4: 13}``), which JSON would turn into strings."""
+    text = json.dumps(value)
+    if parse_value(text) == value:
+        return text
+    return yaml.safe_dump(value, default_flow_style=True, width=1_000_000).strip()
 
 
 def parse(entries: Sequence[str]) -> Variants:
@@ -49,7 +61,11 @@ def parse(entries: Sequence[str]) -> Variants:
             if key in OPTION_KEYS or key.startswith(SETUP_PREFIX):
                 options.append(f"{key}={value}")
             else:
-                box.append((key, parse_value(value) if isinstance(value, str) else value))
+                try:
+                    parsed = parse_value(value) if isinstance(value, str) else value
+                except AliasBomb as error:
+                    raise OptionError(f"variant {key!r}: {error}") from None
+                box.append((key, parsed))
     return Variants(tuple(options), tuple(box))
 
 
@@ -69,7 +85,9 @@ def _file_pairs(path: Path) -> list[tuple[str, Any]]:
     if not path.is_file():
         raise OptionError(f"variant file {path} does not exist")
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = safe_load(path.read_text(encoding="utf-8"))
+    except AliasBomb as error:
+        raise OptionError(f"variant file {path}: {error}") from None
     except yaml.YAMLError as error:
         raise OptionError(f"variant file {path}: YAML syntax error: {error}") from error
     if not isinstance(data, dict):

@@ -23,6 +23,7 @@ from zsim.runner.experiment import (
 )
 from zsim.stats import wilson_interval
 from zsim.variants import Variants, parse
+from zsim.yamlload import safe_load
 
 
 def base_experiment(base: str | Path | Experiment | None) -> Experiment:
@@ -71,7 +72,7 @@ def sweep_values(spec: str) -> tuple[str, list]:
     if not sep or not key.strip():
         raise ExperimentError(f"{spec!r} is not KEY=V1,V2,...")
     try:
-        parsed = yaml.safe_load(f"[{values}]")
+        parsed = safe_load(f"[{values}]")
     except yaml.YAMLError as error:
         raise ExperimentError(f"cannot read the values of {spec!r}: {error}") from error
     if len(parsed) < 2:

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from zsim.runner.batch import RunReport
 
 EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143  # 128 + SIGTERM, as a shell reports a process ended by it
 
 
 @click.command("run")
@@ -44,6 +45,12 @@ EXIT_INTERRUPTED = 130
 @click.option("--chunk-size", type=click.IntRange(min=1), help="Games per chunk.")
 @click.option("--max-failures", type=click.IntRange(min=0),
               help="Failed games tolerated before the exit status is 1.")
+@click.option("--decision-time-limit", type=click.FloatRange(min=0), metavar="SECONDS",
+              help="Longest a strategy may take over one decision (0 = no limit; default 10); "
+                   "a game over it fails.")
+@click.option("--game-time-limit", type=click.FloatRange(min=0), metavar="SECONDS",
+              help="Longest one game may take (0 = no limit; default 300); a game over it "
+                   "fails.")
 @click.option("--resume", type=click.Path(file_okay=False, exists=True, path_type=Path),
               help="Finish the interrupted run in this directory.")
 @click.option("--solo", is_flag=True,
@@ -55,25 +62,29 @@ def command(experiment_file: Path | None, games: int | None, players: tuple[int,
             strategies: tuple[str, ...], seats: str | None, seed: int | None,
             jobs: int | None, backend: str | None, scheduler: str | None, out: Path | None,
             variants: tuple[str, ...], chunk_size: int | None, max_failures: int | None,
+            decision_time_limit: float | None, game_time_limit: float | None,
             resume: Path | None, solo: bool, lisi_level: int, quiet: bool) -> None:
     """Run EXPERIMENT_FILE (default: configs/experiments/default.yaml).
 
     Options override the file. Exit status: 0 when done, 1 when more games failed than
-    --max-failures allows (see failures.jsonl), 130 when interrupted (resume with --resume).
+    --max-failures allows (see failures.jsonl) or the run could not go on (a full disk), 130
+    when interrupted by Ctrl-C and 143 by SIGTERM (resume with --resume).
     """
     execution = {"jobs": jobs, "backend": backend, "scheduler": scheduler,
-                 "max_failures": max_failures}
+                 "max_failures": max_failures, "decision_time_limit": decision_time_limit,
+                 "game_time_limit": game_time_limit}
     if solo:
         if len(strategies) > 1 or players:
             raise click.UsageError("--solo plays one --strategy against Li Si on 2 seats")
         strategies, players = (*(strategies or ("greedy",)), f"lisi-{lisi_level}"), (2,)
     progress = not quiet and sys.stderr.isatty()
     experiment: Experiment | None = None
+    given: dict[str, str] = {}
     if resume is not None:
-        what = [name for name, given in (
+        what = [name for name, value in (
             ("EXPERIMENT_FILE", experiment_file), ("--games", games), ("--players", players),
             ("--strategy", strategies), ("--seats", seats), ("--seed", seed),
-            ("--out", out), ("--variant", variants), ("--chunk-size", chunk_size)) if given]
+            ("--out", out), ("--variant", variants), ("--chunk-size", chunk_size)) if value]
         if what:
             raise click.UsageError(f"--resume finishes a run as it was started; "
                                    f"{', '.join(what)} cannot change it")
@@ -81,6 +92,7 @@ def command(experiment_file: Path | None, games: int | None, players: tuple[int,
         path = experiment_file or DEFAULT_EXPERIMENT
         try:
             experiment = load_experiment(path)
+            experiment_variants = bool(experiment.variants)
             experiment = experiment.with_overrides(
                 games=games, players=list(players) or None,
                 strategies=list(strategies) or None, seats=seats, seed=seed,
@@ -90,6 +102,7 @@ def command(experiment_file: Path | None, games: int | None, players: tuple[int,
                 **execution)
         except (ExperimentError, OptionError) as error:
             raise click.ClickException(str(error)) from error
+        given = _given_on_command_line(path, strategies, variants, experiment_variants)
         start_workers(experiment.backend, experiment.jobs)  # they start while the runner loads
         for warning in experiment.design_warnings():
             click.echo(f"warning: {warning}", err=True)
@@ -99,23 +112,41 @@ def command(experiment_file: Path | None, games: int | None, players: tuple[int,
                        f"({', '.join(experiment.strategies)}; players "
                        f"{'/'.join(map(str, experiment.players))}) -> {out}", err=True)
     # The runner is imported only now, while the workers start (zsim.runner.backends).
-    from zsim.runner.batch import RunInterrupted, WorkerDied, resume_run, start_run
+    from zsim.runner.batch import RunFailed, RunInterrupted, WorkerDied, resume_run, start_run
+    from zsim.runner.lock import LockError
     from zsim.runner.writer import OutputError
 
     try:
         if experiment is None:
             report = resume_run(resume, progress=progress, **execution)
         else:
-            report = start_run(experiment, out, source=str(path), progress=progress)
-    except (ExperimentError, OutputError, BackendError, OptionError) as error:
+            report = start_run(experiment, out, source=str(path), given=given,
+                               progress=progress)
+    except (ExperimentError, OutputError, LockError, BackendError, OptionError) as error:
         stop_workers(kill=True)  # refused before any game: exit without waiting for them
         raise click.ClickException(str(error)) from error
+    except RunFailed as failed:
+        raise click.ClickException(str(failed)) from failed
     except RunInterrupted as interrupted:
         click.echo(f"\n{interrupted}", err=True)
-        sys.exit(1 if isinstance(interrupted, WorkerDied) else EXIT_INTERRUPTED)
+        sys.exit(1 if isinstance(interrupted, WorkerDied) else
+                 EXIT_TERMINATED if interrupted.terminated else EXIT_INTERRUPTED)
     click.echo(_report_text(report))
     if report.too_many_failures:
         sys.exit(1)
+
+
+def _given_on_command_line(path: Path, strategies: tuple[str, ...], variants: tuple[str, ...],
+                           file_variants: bool) -> dict[str, str]:
+    """Where the keys that options set were given, for the messages of the checks that only
+    the runner can make (a strategy that does not exist, a box variant that breaks a rule)."""
+    given = {}
+    if strategies:
+        given["strategies"] = "command line (--strategy)"
+    if variants:
+        given["variants"] = ("command line (--variant)" if not file_variants
+                             else f"command line (--variant) or {path}")
+    return given
 
 
 def _report_text(report: RunReport) -> str:

@@ -45,10 +45,9 @@ from zsim.components.schema import (
     WallTile,
 )
 from zsim.paths import CANDIDATES, configs_dir
+from zsim.yamlload import LOADER, AliasBomb, check_expansion
 
 PLAYER_COUNTS = (2, 3, 4)
-# libyaml's safe loader when PyYAML was built with it (several times faster), else the Python one.
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 PathKey = str | int
 KeyPath = tuple[PathKey, ...]
 
@@ -190,10 +189,13 @@ def _read_yaml(path: Path) -> tuple[_Source | None, list[str]]:
     if not path.is_file():
         return None, [f"{name}: file is missing from {path.parent}"]
     text = path.read_text(encoding="utf-8")
-    loader = _LOADER(text)
+    loader = LOADER(text)
     try:  # one parse: the node tree gives the lines, and the data is built from it
         root = loader.get_single_node()
+        check_expansion(root)
         data = None if root is None else loader.construct_document(root)
+    except AliasBomb as exc:
+        return None, [f"{name}: {exc}"]
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         at = f"line {mark.line + 1}: " if mark else ""
@@ -445,6 +447,7 @@ def _board_problems(source: _Source, board: Board) -> list[str]:
     problems += _wall_problems(source, board)
     problems += _elixir_problems(source, board)
     problems += _mausoleum_grid_problems(source, board)
+    problems += _rule_bound_problems(source, board.rules)
     rules = board.rules
     if not rules.region_card_limit == len(rules.tokens_per_slot) == len(rules.unrest_per_slot):
         problems.append(source.problem(
@@ -459,6 +462,45 @@ def _board_problems(source: _Source, board: Board) -> list[str]:
                 ("rules", "governor_bonus_slots", n),
                 f"{n} players lay out {tiles} Governor tiles but have {slots} bonus slots",
             ))
+    return problems
+
+
+# The least value of each rule that the engine counts or indexes with: a supply cannot be
+# negative, a player keeps one of the Starting tiles dealt, a large token is worth at least one
+# small one (tokens are counted in its units).
+_RULE_MINIMUMS = {
+    "hire_workers": 0, "hire_unrest": 0, "palace_workers_here": 0,
+    "palace_workers_elsewhere": 0, "elixir_steps": 0, "small_token_keep": 0,
+    "large_token_value": 1, "unlock_cost": 0, "officials_per_type": 0, "governors": 0,
+    "palaces": 0, "walls": 0, "soldiers": 0, "soldiers_unlocked_at_start": 0,
+    "starting_tiles_dealt": 1, "small_tokens": 0, "palace_spaces": 0,
+    "governor_bonus_slots": 0, "governor_tiles_with_bonus": 0, "governor_blank_tiles": 0,
+    "emperor_tiles": 0, "tokens_per_slot": 0, "unrest_per_slot": 0,
+}
+
+
+def _rule_bound_problems(source: _Source, rules: Any) -> list[str]:
+    """Bounds of the rules' numbers, alone and against each other, checked after any variant:
+    a value out of them would play games that index past a table or count pieces that do not
+    exist, and tables that say so."""
+    problems = []
+    for field, least in _RULE_MINIMUMS.items():
+        value = getattr(rules, field)
+        items = (value.items() if isinstance(value, dict) else enumerate(value)
+                 if isinstance(value, tuple) else [(None, value)])
+        for key, number in items:
+            if number < least:
+                path = ("rules", field) if key is None else ("rules", field, key)
+                problems.append(source.problem(path, f"must be at least {least}, got {number}"))
+    if rules.soldiers_unlocked_at_start > rules.soldiers:
+        problems.append(source.problem(
+            ("rules", "soldiers"),
+            f"{rules.soldiers} soldiers per player, fewer than the "
+            f"{rules.soldiers_unlocked_at_start} unlocked at the start "
+            f"(rules.soldiers_unlocked_at_start); it must be at least that"))
+    if not rules.extra_soldier_vp:
+        problems.append(source.problem(("rules", "extra_soldier_vp"),
+                                       "needs at least one value (for 0 soldiers left)"))
     return problems
 
 

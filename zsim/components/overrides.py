@@ -20,13 +20,17 @@ from typing import Any
 
 import yaml
 
+from zsim.yamlload import AliasBomb, safe_load
+
 _PART = re.compile(r"\.?([A-Za-z_][\w-]*)|\[([^\]]+)\]")
 
 
 def parse_value(text: str) -> Any:
     """A variant's value as YAML (``8`` is an int, ``[1, 2]`` a list, ``wall`` a string)."""
     try:
-        return yaml.safe_load(text)
+        return safe_load(text)
+    except AliasBomb:
+        raise
     except yaml.YAMLError:
         return text
 

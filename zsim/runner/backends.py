@@ -34,7 +34,6 @@ from concurrent.futures import Executor, Future
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from functools import partial
-from importlib import import_module
 from pathlib import Path
 from queue import SimpleQueue
 from typing import TYPE_CHECKING
@@ -42,6 +41,8 @@ from typing import TYPE_CHECKING
 from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 from joblib.externals.loky import get_reusable_executor
 from joblib.externals.loky.backend.reduction import dumps
+
+from zsim.runner import lifeline
 
 if TYPE_CHECKING:
     from zsim.runner.worker import ChunkResult, RunContext
@@ -129,10 +130,10 @@ def start_workers(backend: str, jobs: int) -> None:
 
 
 def _loky(workers: int) -> Executor:
-    """loky's reusable pool of ``workers`` processes, which import the worker code as they start.
-    Asked for the same way every time, so that it hands back the processes already started
-    rather than starting new ones."""
-    return get_reusable_executor(max_workers=workers, initializer=import_module,
+    """loky's reusable pool of ``workers`` processes, which import the worker code as they start
+    and end when this process does (``zsim.runner.lifeline``). Asked for the same way every
+    time, so that it hands back the processes already started rather than starting new ones."""
+    return get_reusable_executor(max_workers=workers, initializer=lifeline.start,
                                  initargs=(_WORKER_MODULE,))
 
 
@@ -254,5 +255,5 @@ def _play_on_dask(context: RunContext, out: Path, pending: list[Chunk]) -> Itera
     parallel = Parallel(return_as="generator_unordered", batch_size=1, pre_dispatch="2*n_jobs")
     for chunk in parallel(delayed(worker.play_chunk)(context, index, start, stop)
                           for index, start, stop in pending):
-        chunkfile.write(out, chunk.index, chunk.files)
+        chunkfile.write(out, chunk.label, chunk.files)
         yield chunk

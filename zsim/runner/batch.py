@@ -7,10 +7,13 @@ from its ``run.json`` and the chunks already on disk. Both end in the same ``_ex
 from __future__ import annotations
 
 import contextlib
+import errno
+import signal
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import BrokenExecutor
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -25,9 +28,10 @@ from zsim import __version__
 from zsim.components import BoxError
 from zsim.game import Game
 from zsim.options import OptionError
-from zsim.runner import backends, chunkfile, writer
+from zsim.runner import backends, chunkfile, lock, writer
 from zsim.runner.boxfiles import load_for_run
 from zsim.runner.experiment import Experiment, ExperimentError, parse_experiment
+from zsim.runner.limits import TimeLimits
 from zsim.runner.provenance import play_digest
 from zsim.runner.summary import Summary, summarize
 from zsim.runner.worker import ChunkResult, RunContext, peak_rss_bytes
@@ -38,11 +42,18 @@ if TYPE_CHECKING:
 _PACKAGES = ("numpy", "pandas", "pyarrow", "joblib", "pydantic", "dask", "distributed")
 
 
-class RunInterrupted(Exception):
-    """The run was stopped (Ctrl-C); its directory can be resumed."""
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (sent by ``timeout``, ``kill`` and CI cancellation), stopping a run as Ctrl-C
+    does."""
 
-    def __init__(self, out: Path, finished: int, total: int, why: str = "interrupted") -> None:
+
+class RunInterrupted(Exception):
+    """The run was stopped (Ctrl-C, SIGTERM); its directory can be resumed."""
+
+    def __init__(self, out: Path, finished: int, total: int, why: str = "interrupted",
+                 terminated: bool = False) -> None:
         self.out, self.finished, self.total = out, finished, total
+        self.terminated = terminated
         super().__init__(f"{why} with {finished} of {total} games finished; "
                          f"finish it with: zsim run --resume {out}")
 
@@ -53,6 +64,11 @@ class WorkerDied(RunInterrupted):
 
     def __init__(self, out: Path, finished: int, total: int, error: BrokenExecutor) -> None:
         super().__init__(out, finished, total, f"a worker process died ({error})\nstopped")
+
+
+class RunFailed(Exception):
+    """The run could not go on (a full disk, a file it cannot write); once that is fixed, its
+    directory can be resumed."""
 
 
 @dataclass
@@ -76,16 +92,24 @@ class RunReport:
 
 
 def start_run(experiment: Experiment, out: Path, *, source: str = "experiment",
+              given: Mapping[str, str] | None = None,
               strategies: Mapping[str, Strategy] | None = None,
               progress: bool = False) -> RunReport:
     """Run ``experiment`` into the empty (or new) directory ``out``.
 
     Everything that can be wrong (strategies, box, output directory) is checked before any game
-    runs. ``strategies`` maps lineup names to instances, for bots that the registry cannot name.
+    runs; an error names ``source``, or where a key was ``given`` when it maps the key (say,
+    ``strategies`` to the command line). ``strategies`` maps lineup names to instances, for
+    bots that the registry cannot name.
     """
     experiment = experiment.with_overrides(source, box=str(experiment.box_dir().resolve()))
-    context = _context(experiment, source, strategies)
-    writer.prepare_out(out)
+    context = _context(experiment, source, strategies, given)
+    with writer.claim_out(out):
+        return _start(out, experiment, context, source, progress)
+
+
+def _start(out: Path, experiment: Experiment, context: RunContext, source: str,
+           progress: bool) -> RunReport:
     manifest = {
         "run_id": context.run_id,
         "status": "running",
@@ -100,34 +124,47 @@ def start_run(experiment: Experiment, out: Path, *, source: str = "experiment",
         "created": _now(),
         "sessions": [],
     }
-    writer.write_json(out / writer.RUN_JSON, manifest)
+    try:
+        writer.write_json(out / writer.RUN_JSON, manifest)
+    except OSError as error:
+        raise RunFailed(_cannot_write(error, None)) from None
     return _execute(out, manifest, experiment, context, progress)
 
 
 def resume_run(out: Path, *, jobs: int | None = None, backend: str | None = None,
                scheduler: str | None = None, max_failures: int | None = None,
+               decision_time_limit: float | None = None, game_time_limit: float | None = None,
                strategies: Mapping[str, Strategy] | None = None,
                progress: bool = False) -> RunReport:
-    """Finish the run in ``out``: play only the chunks not on disk yet.
+    """Finish the run in ``out``: play only the chunks not on disk yet, or whose file is
+    damaged or belongs to another run.
 
-    Only how the run executes may change (jobs, backend, scheduler, failures tolerated),
-    never what it plays.
+    Only how the run executes may change (jobs, backend, scheduler, failures tolerated, time
+    limits), never what it plays.
     """
+    changes = {"jobs": jobs, "backend": backend, "scheduler": scheduler,
+               "max_failures": max_failures, "decision_time_limit": decision_time_limit,
+               "game_time_limit": game_time_limit}
     path = out / writer.RUN_JSON
     if not path.is_file():
         raise ExperimentError(f"{out}: no {writer.RUN_JSON}, so not a zsim run directory")
-    manifest = writer.read_json(path)
-    experiment = parse_experiment(manifest["experiment"], str(path)).with_overrides(
-        source="--resume options", jobs=jobs, backend=backend, scheduler=scheduler,
-        max_failures=max_failures)
-    context = _context(experiment, str(path), strategies)
-    if context.box_digest != manifest["box_digest"]:
-        raise ExperimentError(
-            f"{path}: the component files in {experiment.box_dir()} changed since the run "
-            f"started; resuming would mix two rule sets")
-    if manifest["status"] != "complete":
-        _refuse_other_players(path, manifest, context)
-    return _execute(out, manifest, experiment, context, progress)
+    with lock.acquire(out):
+        manifest = writer.read_json(path)
+        experiment = parse_experiment(manifest["experiment"], str(path)).with_overrides(
+            source="--resume options", **changes)
+        context = _context(experiment, str(path), strategies)
+        if context.box_digest != manifest["box_digest"]:
+            raise ExperimentError(
+                f"{path}: the component files in {experiment.box_dir()} changed since the run "
+                f"started; resuming would mix two rule sets")
+        if context.run_id != manifest["run_id"]:
+            raise ExperimentError(
+                f"{path}: its experiment makes run id {context.run_id}, not the "
+                f"{manifest['run_id']} recorded: it was edited since the run started, and "
+                f"resuming would mix the games of two experiments. Start a new run instead")
+        if manifest["status"] != "complete":
+            _refuse_other_players(path, manifest, context)
+        return _execute(out, manifest, experiment, context, progress)
 
 
 def _refuse_other_players(path: Path, manifest: dict[str, Any], context: RunContext) -> None:
@@ -162,26 +199,35 @@ def _execute(out: Path, manifest: dict[str, Any], experiment: Experiment, contex
     totals = _Totals()
     clock = time.perf_counter()
     if manifest["status"] != "complete":
-        # new, or removed by hand (whose games then play again)
-        (out / chunkfile.CHUNKS).mkdir(exist_ok=True)
-        finished = chunkfile.finished(out)
-        pending = [chunk for chunk in bounds if chunk[0] not in finished]
-        done = sum(stop - start for index, start, stop in bounds if index in finished)
         try:
-            with backends.using(experiment.backend, experiment.jobs,
-                                experiment.scheduler) as pool:
-                session["workers"] = pool.size
-                with _bar(experiment.games, done, progress) as bar:
-                    for chunk in pool.play(context, out, pending):
-                        totals.add(chunk)
-                        bar.update(chunk.games)
-        except KeyboardInterrupt:
+            with _sigterm_stops():
+                # new, or removed by hand (whose games then play again)
+                (out / chunkfile.CHUNKS).mkdir(exist_ok=True)
+                finished = _adopt(out, bounds, context, _say)
+                pending = [chunk for chunk in bounds if chunk[0] not in finished]
+                done = sum(stop - start for index, start, stop in bounds if index in finished)
+                with backends.using(experiment.backend, experiment.jobs,
+                                    experiment.scheduler) as pool:
+                    session["workers"] = pool.size
+                    with _bar(experiment.games, done, progress) as bar:
+                        for chunk in pool.play(context, out, pending):
+                            totals.add(chunk)
+                            bar.update(chunk.games)
+                writer.consolidate(out, [index for index, _, _ in bounds])
+        except KeyboardInterrupt as stop:
             _close_session(out, manifest, session, totals, clock, "interrupted")
-            raise RunInterrupted(out, done + totals.played, experiment.games) from None
+            terminated = isinstance(stop, Terminated)
+            raise RunInterrupted(out, _games_on_disk(out, bounds), experiment.games,
+                                 "terminated (SIGTERM)" if terminated else "interrupted",
+                                 terminated) from None
         except BrokenExecutor as error:
             _close_session(out, manifest, session, totals, clock, "interrupted")
-            raise WorkerDied(out, done + totals.played, experiment.games, error) from error
-        writer.consolidate(out, [index for index, _, _ in bounds])
+            raise WorkerDied(out, _games_on_disk(out, bounds), experiment.games,
+                             error) from error
+        except OSError as error:
+            with contextlib.suppress(OSError):  # the disk may be too full for run.json too
+                _close_session(out, manifest, session, totals, clock, "failed")
+            raise RunFailed(_cannot_write(error, out)) from None
         _close_session(out, manifest, session, totals, clock, "complete")
     writer.drop_chunks(out)
     return RunReport(
@@ -190,6 +236,81 @@ def _execute(out: Path, manifest: dict[str, Any], experiment: Experiment, contex
         seconds=time.perf_counter() - clock, engine_seconds=totals.engine_seconds,
         peak_rss_bytes=peak_rss_bytes(),
         worker_peak_rss_bytes=totals.worker_rss)
+
+
+def _say(line: str) -> None:
+    print(line, file=sys.stderr)
+
+
+def _adopt(out: Path, bounds: list[tuple[int, int, int]], context: RunContext,
+           say: Callable[[str], None]) -> set[int]:
+    """The chunks on disk that are whole and hold this run's games; every other chunk file is
+    set aside (renamed ``*.rejected``), with a line saying why, so that its games play again."""
+    expected = {index: (start, stop) for index, start, stop in bounds}
+    adopted = set()
+    for index in sorted(chunkfile.finished(out)):
+        file = chunkfile.path(out, index)
+        try:
+            problem = _not_this_runs(index, chunkfile.check(file), expected, context)
+        except chunkfile.ChunkDamaged as damaged:
+            problem = str(damaged)
+        if problem is None:
+            adopted.add(index)
+            continue
+        aside = file.with_name(f"{file.name}.rejected")
+        file.replace(aside)
+        games = expected.get(index)
+        again = (f"its games {games[0]}-{games[1] - 1} will be played again" if games
+                 else "it is no chunk of this run")
+        say(f"{file} {problem}: set aside as {aside.name}; {again}")
+    return adopted
+
+
+def _not_this_runs(index: int, label: chunkfile.Label, expected: dict[int, tuple[int, int]],
+                   context: RunContext) -> str | None:
+    """Why the whole chunk file of number ``index`` does not hold the games of this run's
+    chunk of that number."""
+    if label.run_id != context.run_id:
+        return f"belongs to another run (run id {label.run_id}, not {context.run_id})"
+    if label.index != index or expected.get(index) != (label.start, label.stop):
+        return f"holds games {label.start}-{label.stop - 1}, not those of chunk {index}"
+    seeds = (context.schedule.plan(game).seed for game in range(label.start, label.stop))
+    if chunkfile.seeds_digest(seeds) != label.seeds:
+        return "holds games of other seeds than this run's"
+    return None
+
+
+def _games_on_disk(out: Path, bounds: list[tuple[int, int, int]]) -> int:
+    """Games of the chunk files on disk: what a resume starts from, whoever wrote them."""
+    on_disk = chunkfile.finished(out)
+    return sum(stop - start for index, start, stop in bounds if index in on_disk)
+
+
+@contextlib.contextmanager
+def _sigterm_stops() -> Iterator[None]:
+    """While a run plays, SIGTERM stops it as Ctrl-C does (in the main thread, the only one
+    that can take signals)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminate(signum: int, frame: Any) -> None:
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _cannot_write(error: OSError, out: Path | None) -> str:
+    """One line for a write that failed: the path, why, and what to do."""
+    where = error.filename or (out if out is not None else "the run directory")
+    full = error.errno in (errno.ENOSPC, errno.EDQUOT) or "No space left" in str(error)
+    fix = "free some space on that disk" if full else "fix that"
+    then = f", then finish the run with: zsim run --resume {out}" if out is not None else ""
+    return f"cannot write {where}: {error.strerror or error}; {fix}{then}"
 
 
 @dataclass
@@ -228,35 +349,44 @@ def _close_session(out: Path, manifest: dict[str, Any], session: dict[str, Any],
     writer.write_json(out / writer.RUN_JSON, manifest)
 
 
-def _context(experiment: Experiment, source: str,
-             given: Mapping[str, Strategy] | None) -> RunContext:
-    """Check the box, strategies and variants a run needs, with errors naming the experiment's
-    key, so that a mistake stops the run before its first game instead of failing every game."""
+def _context(experiment: Experiment, source: str, instances_given: Mapping[str, Strategy] | None,
+             given: Mapping[str, str] | None = None) -> RunContext:
+    """Check the box, strategies and variants a run needs, with errors naming where the key
+    was given and the key, so that a mistake stops the run before its first game instead of
+    failing every game."""
+
+    def where(key: str) -> str:
+        return (given or {}).get(key, source)
+
     try:
         box, blob, digest = load_for_run(experiment.box_dir(), experiment.variant_set().box)
     except (BoxError, OSError) as error:
-        raise ExperimentError(f"{source}: key 'box': {error}") from None
+        key = "variants" if experiment.variant_set().box else "box"
+        raise ExperimentError(f"{where(key)}: key '{key}': {error}") from None
     instances: dict[str, Strategy] = {}
     for name in experiment.strategies:
         try:
-            instances[name] = given[name] if given and name in given else resolve(name)
+            instances[name] = (instances_given[name] if instances_given and name in instances_given
+                               else resolve(name))
         except UnknownStrategy as error:
-            raise ExperimentError(f"{source}: key 'strategies': {error}") from None
+            raise ExperimentError(f"{where('strategies')}: key 'strategies': {error}") from None
     if backends.ships_chunks(experiment.backend, experiment.jobs):
         for name, instance in instances.items():
             if (error := backends.pickling_error(instance)) is not None:
                 raise ExperimentError(
-                    f"{source}: key 'strategies': {name} cannot be sent to worker processes "
-                    f"({type(error).__name__}: {error}); run it with --jobs 1, or keep only "
-                    f"picklable state in the bot")
+                    f"{where('strategies')}: key 'strategies': {name} cannot be sent to worker "
+                    f"processes ({type(error).__name__}: {error}); run it with --jobs 1, or "
+                    f"keep only picklable state in the bot")
     options, schedule = experiment.options(), experiment.schedule()
     try:  # setting a game up checks the variants against this box and each player count
         for first in map(schedule.plan, range(len(experiment.players))):
             Game(box, [instances[name] for name in first.strategies], first.seed, options)
     except OptionError as error:
-        raise ExperimentError(f"{source}: key 'variants': {error}") from None
+        raise ExperimentError(f"{where('variants')}: key 'variants': {error}") from None
     return RunContext(run_id=experiment.run_id(digest), box_digest=digest, box_blob=blob,
-                      options=options, strategies=instances, schedule=schedule)
+                      options=options, strategies=instances, schedule=schedule,
+                      limits=TimeLimits(experiment.decision_time_limit,
+                                        experiment.game_time_limit))
 
 
 def _versions() -> dict[str, str | None]:

@@ -2,7 +2,8 @@
 
 An experiment separates *what* is played (games, player counts, lineup, seating, master seed,
 variants, component box: these decide every result and make up the run id) from *how* it is
-executed (jobs, backend, chunk size, failure tolerance), which never changes a table.
+executed (jobs, backend, chunk size, failure tolerance, time limits), which never changes a
+table of games that finish in time.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from zsim.components import default_box_dir
 from zsim.design import CHECKED_GAMES, partial_block, seat_aliasing
 from zsim.options import GameOptions, OptionError
 from zsim.paths import configs_dir
+from zsim.runner.limits import DEFAULT_DECISION_SECONDS, DEFAULT_GAME_SECONDS
 from zsim.runner.seeds import Schedule
 from zsim.validation import describe, read_yaml
 from zsim.variants import Variants
@@ -53,6 +55,8 @@ class Experiment(BaseModel):
     backend: Literal["loky", "dask"] = "loky"
     scheduler: str | None = None
     max_failures: int = Field(0, ge=0)
+    decision_time_limit: float = Field(DEFAULT_DECISION_SECONDS, ge=0)  # seconds; 0 = none
+    game_time_limit: float = Field(DEFAULT_GAME_SECONDS, ge=0)
 
     @field_validator("players", mode="before")
     @classmethod

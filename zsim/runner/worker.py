@@ -1,15 +1,17 @@
 """Play one chunk of a run's games and hand back its tables, never letting one game sink it.
 
 This runs in the run's own process, in a worker process beside it, or on a Dask worker. A game
-that raises, whether a strategy failed (even calling ``sys.exit``) or answered illegally or the
-engine broke, becomes a failed row and a failure record with its seed and traceback; the chunk
-goes on. The result holds the chunk's tables already serialised as Arrow IPC, ready to be
-written as they are.
+that raises, whether a strategy failed (even calling ``sys.exit``), answered illegally or went
+over its time limit (``zsim.runner.limits``), or the engine broke, becomes a failed row and a
+failure record with its seed and traceback; the chunk goes on. So does a game that ends with
+one of the invariants of ``zsim.invariants`` broken. The result holds the chunk's tables
+already serialised as Arrow IPC, ready to be written as they are.
 """
 
 from __future__ import annotations
 
 import json
+import pickle
 import resource
 import sys
 import time
@@ -21,11 +23,14 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
+from zsim.components import Box
 from zsim.decisions import IllegalChoice
-from zsim.game import RECORD_FIELDS, Game, GameResult, play_game
+from zsim.game import RECORD_FIELDS, Game, GameResult
+from zsim.invariants import violations
 from zsim.options import GameOptions
-from zsim.runner import chunkfile, tables
+from zsim.runner import chunkfile, limits, tables
 from zsim.runner.boxfiles import unpack_box
+from zsim.runner.limits import TimeLimitExceeded, TimeLimits
 from zsim.runner.seeds import GamePlan, Schedule
 
 if TYPE_CHECKING:
@@ -42,11 +47,20 @@ class RunContext:
     options: GameOptions
     strategies: dict[str, Strategy]  # lineup name -> instance
     schedule: Schedule
+    limits: TimeLimits = field(default_factory=TimeLimits)
+
+
+class BrokenInvariant(RuntimeError):
+    """A game ended in a state that breaks the rules' conservation laws or bounds."""
+
+
+class StateChanged(RuntimeError):
+    """A strategy changed the game state while it was deciding (it may only read its view)."""
 
 
 @dataclass
 class ChunkResult:
-    index: int
+    label: chunkfile.Label
     games: int
     failures: int
     decisions: int
@@ -64,19 +78,15 @@ def play_chunk(context: RunContext, index: int, start: int, stop: int) -> ChunkR
     decisions = 0
     engine_seconds = 0.0
     # Plans first: numpy's seeding runs several times faster while it stays in the CPU caches.
-    for plan in [context.schedule.plan(game) for game in range(start, stop)]:
-        seated = [context.strategies[name] for name in plan.strategies]
+    plans = [context.schedule.plan(game) for game in range(start, stop)]
+    for plan in plans:
         ids = {"run_id": context.run_id, "game": plan.index}
         clock = time.perf_counter()
-        try:
-            result: GameResult | BaseException = play_game(box, seated, plan.seed,
-                                                           context.options)
-        except (Exception, SystemExit) as error:  # a bot calling exit() fails its game too
-            result = error
+        _, result = _play(box, context, plan)
         seconds = time.perf_counter() - clock
         engine_seconds += seconds
         if isinstance(result, BaseException):
-            failure = _failure(context.run_id, plan, result)
+            failure = _failure(context, box, plan, result)
             failures.append(failure)
             columns["games"].add([_failed_game_row(plan, failure, seconds)], **ids)
             continue
@@ -85,9 +95,31 @@ def play_chunk(context: RunContext, index: int, start: int, stop: int) -> ChunkR
     files = {name: _ipc(table.table()) for name, table in columns.items()}
     if failures:
         files["failures"] = "".join(json.dumps(f) + "\n" for f in failures).encode()
-    return ChunkResult(index=index, games=stop - start, failures=len(failures),
+    label = chunkfile.Label(context.run_id, index, start, stop,
+                            chunkfile.seeds_digest(plan.seed for plan in plans))
+    return ChunkResult(label=label, games=stop - start, failures=len(failures),
                        decisions=decisions, engine_seconds=engine_seconds,
                        peak_rss_bytes=peak_rss_bytes(), files=files)
+
+
+def _play(box: Box, context: RunContext, plan: GamePlan, game_class: type[Game] = Game
+          ) -> tuple[Game | None, GameResult | BaseException]:
+    """The game and its result, or what stopped it; a game that ends with an invariant broken
+    fails too, since its tables would count what cannot exist."""
+    seated = [context.strategies[name] for name in plan.strategies]
+    game = None
+    try:
+        game = game_class(box, seated, plan.seed, context.options)
+        with limits.playing(game, context.limits, plan.strategies):
+            result = game.play()
+        broken = violations(game.state, game.t)
+        if broken:
+            raise BrokenInvariant(f"game seed {plan.seed} ended with broken invariants: "
+                                  f"{'; '.join(broken)}")
+    # a bot calling exit() fails its game too, and so does one over its time limit
+    except (Exception, SystemExit, TimeLimitExceeded) as error:
+        return game, error
+    return game, result
 
 
 def play_to_disk(context: RunContext, out: Path, index: int, start: int,
@@ -95,7 +127,7 @@ def play_to_disk(context: RunContext, out: Path, index: int, start: int,
     """``play_chunk`` in a worker that shares the run's disk: it writes the chunk file itself
     and sends back only the counts, so no chunk's bytes have to cross between processes."""
     chunk = play_chunk(context, index, start, stop)
-    chunkfile.write(out, index, chunk.files)
+    chunkfile.write(out, chunk.label, chunk.files)
     return replace(chunk, files={})
 
 
@@ -129,17 +161,48 @@ def _failed_game_row(plan: GamePlan, failure: dict[str, Any], seconds: float) ->
             "failed_decision": failure["decision"], "duration_s": seconds}
 
 
-def _failure(run_id: str, plan: GamePlan, error: BaseException) -> dict[str, Any]:
+def _failure(context: RunContext, box: Box, plan: GamePlan,
+             error: BaseException) -> dict[str, Any]:
     """The failure record: which game, who was being asked what, and the traceback."""
     seat, decision = _blame(error)
+    text = f"{type(error).__name__}: {error}"
+    if seat is None and not isinstance(error, TimeLimitExceeded):
+        changed = _audit(box, context, plan)
+        if changed is not None:
+            seat, decision = changed
+            text = (f"{StateChanged.__name__}: strategy {plan.strategies[seat]!r} (seat {seat}) "
+                    f"changed the game state while deciding {decision!r}, and then the game "
+                    f"failed: {text}")
     return {
-        "run_id": run_id, "game": plan.index, "seed": plan.seed,
+        "run_id": context.run_id, "game": plan.index, "seed": plan.seed,
         "n_players": plan.n_players, "strategies": list(plan.strategies),
         "strategy": plan.strategies[seat] if seat is not None else None,
-        "seat": seat, "decision": decision,
-        "error": f"{type(error).__name__}: {error}",
+        "seat": seat, "decision": decision, "error": text,
         "traceback": "".join(traceback.format_exception(error)),
     }
+
+
+class _Audited(Game):
+    """A game that checks the state is the same after each strategy call as before it: the
+    replay of a game the engine failed, to find a strategy that changed what it should only
+    read (say, took a card out of its own hand), which later broke the engine."""
+
+    change: tuple[int, str] | None = None  # the seat and decision kind of the first change
+
+    def ask(self, seat: int, kind: str, options: list, context: dict | None = None) -> Any:
+        before = pickle.dumps(self.state)
+        answer = super().ask(seat, kind, options, context)
+        if self.change is None and pickle.dumps(self.state) != before:
+            self.change = (seat, kind)
+        return answer
+
+
+def _audit(box: Box, context: RunContext, plan: GamePlan) -> tuple[int, str] | None:
+    """Replay a game the engine failed (games are deterministic), watching every strategy call;
+    the seat and decision kind of the first that changed the game state, if any. Only failed
+    games pay for it."""
+    game, _ = _play(box, context, plan, _Audited)
+    return game.change if isinstance(game, _Audited) else None
 
 
 def _blame(error: BaseException) -> tuple[int | None, str | None]:

@@ -20,8 +20,8 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from zsim.runner import chunkfile, tables
-from zsim.runner.chunkfile import CHUNKS, atomic_write
+from zsim.runner import chunkfile, lock, tables
+from zsim.runner.chunkfile import CHUNKS, atomic_write, sync_dir
 
 RUN_JSON = "run.json"
 FAILURES = "failures.jsonl"
@@ -34,19 +34,28 @@ class OutputError(OSError):
     """The output directory cannot take a new run."""
 
 
-def prepare_out(out: Path) -> None:
-    """Refuse a non-empty or unwritable output directory before any game runs."""
+def claim_out(out: Path) -> lock.RunLock:
+    """Lock a new or empty output directory for a run (``zsim.runner.lock``); refuse a
+    non-empty or unwritable one before any game runs."""
     if out.exists() and not out.is_dir():
         raise OutputError(f"--out {out}: exists and is not a directory")
+    not_empty = OutputError(f"--out {out}: directory is not empty; choose a new one, or finish "
+                            f"an interrupted run with --resume {out}")
     if out.is_dir() and any(out.iterdir()):
-        raise OutputError(f"--out {out}: directory is not empty; choose a new one, or finish "
-                          f"an interrupted run with --resume {out}")
+        raise not_empty
     try:
         out.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=out):
             pass
+        held = lock.create(out)
+    except FileExistsError:  # another run took it since the check above
+        raise not_empty from None
     except OSError as error:
         raise OutputError(f"--out {out}: cannot write there: {error.strerror}") from None
+    if any(path.name != lock.LOCK for path in out.iterdir()):
+        held.release()
+        raise not_empty
+    return held
 
 
 def write_json(path: Path, data: dict[str, Any]) -> None:
@@ -67,7 +76,10 @@ def consolidate(out: Path, indices: list[int]) -> None:
 
     Two tables are merged at a time, the players table (the largest) first: reading Arrow and
     writing Parquet run outside Python's lock, so the second core shortens this last step of a
-    run, when nothing else runs. Memory stays flat at two row groups.
+    run, when nothing else runs. Memory stays flat at two row groups. Every table is written
+    under a temporary name and flushed to the disk, and only once all are written are they
+    renamed into place: a failure (a full disk) leaves no final table of this run, only the
+    chunks, for ``--resume``.
     """
     schemas: dict[str, list[pa.Schema]] = {name: [] for name in tables.TABLES}
     failures = []
@@ -79,20 +91,42 @@ def consolidate(out: Path, indices: list[int]) -> None:
                     schemas[name].append(schema)  # chunks mostly repeat one schema
             else:
                 failures.append(part)
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        for done in [pool.submit(_merge, out, name, tables.unified_schema(name, schemas[name]),
-                                 indices) for name in tables.TABLES]:
-            done.result()
-    tmp = out / f".{FAILURES}.tmp"
-    with open(tmp, "wb") as merged:
-        for part in failures:
-            merged.write(part)
-    os.replace(tmp, out / FAILURES)
+    finals = [*(out / f"{name}.parquet" for name in tables.TABLES), out / FAILURES]
+    temporary = {final: final.with_name(f".{final.name}.tmp") for final in finals}
+    try:
+        pool = ThreadPoolExecutor(max_workers=2)
+        try:
+            for done in [pool.submit(_merge, out, name, tables.unified_schema(name, schemas[name]),
+                                     indices, temporary[out / f"{name}.parquet"])
+                         for name in tables.TABLES]:
+                done.result()
+        finally:  # on an error or Ctrl-C too, no table may be written after the clean-up below
+            pool.shutdown(wait=True, cancel_futures=True)
+        with open(temporary[out / FAILURES], "wb") as merged:
+            for part in failures:
+                merged.write(part)
+        for tmp in temporary.values():
+            _sync_file(tmp)
+    except BaseException as error:
+        for tmp in temporary.values():
+            tmp.unlink(missing_ok=True)
+        if isinstance(error, OSError) and error.filename is None:
+            error.filename = str(out)
+        raise
+    for final, tmp in temporary.items():
+        os.replace(tmp, final)
+    sync_dir(out)
 
 
-def _merge(out: Path, name: str, schema: pa.Schema, indices: list[int]) -> None:
-    final = out / f"{name}.parquet"
-    tmp = final.with_name(f".{final.name}.tmp")
+def _sync_file(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _merge(out: Path, name: str, schema: pa.Schema, indices: list[int], tmp: Path) -> None:
     with pq.ParquetWriter(tmp, schema) as parquet:
         group: list[pa.Table] = []
         size = 0
@@ -104,7 +138,6 @@ def _merge(out: Path, name: str, schema: pa.Schema, indices: list[int]) -> None:
                 group, size = [], 0
         if group:
             parquet.write_table(pa.concat_tables(group))
-    os.replace(tmp, final)
 
 
 def drop_chunks(out: Path) -> None:
