@@ -138,6 +138,8 @@ QUESTIONS = {
     "reset_unrest": "Reset the Unrest of which region?",
     "place_alchemist": "Place an Alchemist card?",
     "soldier": "Place a Terracotta Soldier?",
+    "lisi_soldier": "Li Si meets more Mausoleum conditions than he has soldiers waiting: "
+                    "which tile does he validate?",
     "reward": "Take this Unification reward?",
     "unlock": "Unlock a Terracotta Soldier with tokens?",
     "discard_token": "Which small token do you give back?",
@@ -162,7 +164,7 @@ def describe(view: PlayerView, decision: Decision, option: Any) -> str:
     kind, box = decision.kind, view.tables.box
     if isinstance(option, str):
         return {"soldier": "unlock a Terracotta Soldier", "area": "the Governor area (no bonus)",
-                "pass": "pass", "stop": "stop", "done": "done", "skip": "skip the bonus",
+                "pass": "pass", "stop": "stop", "done": "done",
                 "accept": "accept the reward", }.get(option, option)
     if kind == "turn":
         if option[0] == "unify":
@@ -211,7 +213,7 @@ def describe(view: PlayerView, decision: Decision, option: Any) -> str:
         return _alternative(view, decision, option)
     if kind == "move_worker":
         return f"move a Worker from {REGION_NAMES[option[0]]} to {REGION_NAMES[option[1]]}"
-    if kind == "soldier":
+    if kind in ("soldier", "lisi_soldier"):
         spot = view.mausoleum[option]
         return f"Mausoleum spot {option + 1}: {spot.binding} ({spot.condition})"
     if kind == "unlock":
