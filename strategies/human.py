@@ -14,9 +14,8 @@ from typing import Any
 import click
 
 from strategies.base import Strategy
-from zsim.components.schema import COURT_ACTIONS
+from zsim.components.schema import COLOURS, COURT_ACTIONS
 from zsim.decisions import KINDS, Decision
-from zsim.game import COLORS
 from zsim.rules.pieces import OFFICIAL_NAMES, REGION_NAMES, SUIT_NAMES
 from zsim.view import PlayerView
 
@@ -75,7 +74,7 @@ def card_text(view: PlayerView, card: int) -> str:
 def board_lines(view: PlayerView, seat: int) -> list[str]:
     p = view.players[seat]
     t = view.tables
-    lines = [f"{COLORS[seat]} ({'you' if seat == view.seat else 'rival'}): "
+    lines = [f"{COLOURS[p.colour]} ({'you' if seat == view.seat else 'rival'}): "
              f"{p.vp_in_game} VP, Ship {p.ship}, soldiers {p.soldiers} locked / "
              f"{p.entrance} at the entrance, tokens W{p.tokens[0]} C{p.tokens[1]} L{p.tokens[2]}"
              + (f" + large {p.large}" if any(p.large) else "")
@@ -95,7 +94,7 @@ def situation(view: PlayerView, full: bool) -> str:
     """The table as this seat sees it: own board and hand (``full``: every board)."""
     board = view.board
     top = view.court_top
-    lines = [f"=== Round {view.round} - you are {COLORS[view.seat]} - Court top: "
+    lines = [f"=== Round {view.round} - you are {COLOURS[view.me.colour]} - Court top: "
              f"{view.tables.card_name[top] if top else 'empty (the next card activates freely)'}"
              " ==="]
     seats = range(view.n_players) if full else [view.seat]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from strategies.random_bot import RandomStrategy
+from zsim.components.schema import COLOURS
+from zsim.game import play_game
 from zsim.rules import effects, mausoleum, pieces, rewards, scoring, turn
 from zsim.rules.tables import ACTION_INDEX
 from zsim.state import NO_ONE
@@ -23,6 +26,27 @@ def card_of(g, suit, trigger=None, exclude=()):
             g.state.decks[suit].remove(c)
             return c
     raise AssertionError("no such card in the deck")
+
+
+# --- setup ----------------------------------------------------------------------------------
+
+
+def test_colours_and_with_them_alchemist_sets_are_dealt_to_seats_at_random(make_game):
+    # RULINGS 27c: each game deals the colours (and so the Alchemist sets) from its seed
+    first_seat = set()
+    for seed in range(12):
+        g = make_game(seed=seed)
+        first_seat.add(g.state.players[0].colour)
+        for p in g.state.players:
+            assert p.alchemist_supply == list(g.t.alchemist_sets[p.colour])
+    assert len(first_seat) > 1
+
+
+def test_a_game_records_each_players_colour(box):
+    # RULINGS 27c: the colour is a setup feature of the players table
+    result = play_game(box, [RandomStrategy() for _ in range(3)], seed=5)
+    colours = [row["colour"] for row in result.player_rows()]
+    assert len(set(colours)) == 3 and set(colours) <= set(COLOURS)
 
 
 # --- Unification action and Unrest -----------------------------------------------------------

@@ -15,6 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 REGIONS = ("chu", "wei", "zhao", "qi", "yan")
 SUITS = ("writing", "currency", "laws")
+# The player colours; Alchemist set k (numbered from 1) belongs to the k-th colour.
+COLOURS = ("Blue", "Yellow", "Red", "Purple")
 OFFICIALS = ("alchemist", "architect", "general")
 COURT_ACTIONS = ("recruit", "hire", "elixir", "palace", "governor", "wall")
 
