@@ -2,6 +2,8 @@
 
 Li Si never makes a decision: his action cards decide, in priority order, and where the rules
 leave a draw to chance (his Alchemist card, his Master Alchemist card) the game's RNG decides.
+The one choice the rules give to his opponent, which tiles he validates when he qualifies for
+more than he has soldiers waiting, is asked of the opponent's strategy (``lisi_soldier``).
 He sits in a 2-player game as an ordinary seat whose pieces live in an ordinary PlayerState
 (his Officials stay in his supply and his Unrest stays at 0: he uses neither).
 """
