@@ -26,8 +26,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from zsim.components.schema import COLOURS
 from zsim.design import seat_aliasing
-from zsim.game import COLORS
 
 #: The terms in the order they enter the model, with their display names.
 TERMS = {"strategy": "strategy", "seat": "seat", "colour": "colour",
@@ -53,7 +53,7 @@ class SeatModel:
 def colours(players: pd.DataFrame) -> pd.Series:
     """Each player's colour: the recorded ``colour`` column, or the seat's colour where it is
     missing (runs made before colours were dealt, alone or pooled with newer ones)."""
-    by_seat = players["seat"].map(dict(enumerate(COLORS)))
+    by_seat = players["seat"].map(dict(enumerate(COLOURS)))
     if "colour" in players.columns:
         return players["colour"].astype(object).where(players["colour"].notna(), by_seat)
     return by_seat
@@ -111,7 +111,7 @@ def fit_seat_model(players: pd.DataFrame) -> SeatModel:
 
     n = int(players["n_players"].iloc[0])
     frame = players.assign(colour=colours(players))
-    frame["colour_index"] = frame["colour"].map({c: i for i, c in enumerate(COLORS)})
+    frame["colour_index"] = frame["colour"].map({c: i for i, c in enumerate(COLOURS)})
     refused, colour_is_seat = _refusals(frame)
     candidates = [t for t in TERMS if t not in refused and t in frame.columns]
     observed = _observed(frame, [t for t in TERMS if t in frame.columns])

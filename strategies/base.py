@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from zsim.decisions import KINDS, Decision
+from zsim.state import NO_ONE
 from zsim.view import PlayerView
 
 METHODS = {kind: f"choose_{kind}" for kind in KINDS}  # the method answering each decision kind
@@ -30,3 +31,23 @@ class Strategy:
     def default(self, view: PlayerView, decision: Decision) -> Any:
         options = decision.options
         return options[view.rng.randrange(len(options))]
+
+    def choose_lisi_soldier(self, view: PlayerView, decision: Decision) -> Any:
+        """Li Si's opponent picks which tile he validates: by default the one that scores him
+        least (the slot his soldier takes, plus a Mausoleum line it would complete), and among
+        those a tile this player already stands on, where he takes no slot they could use."""
+        board = view.tables.box.board.mausoleum
+        spots, size, lisi = view.mausoleum, len(board.grid), decision.context["seat"]
+        held = {i for i, spot in enumerate(spots) if lisi in spot.slots}
+
+        def completes_line(j: int) -> int:
+            row, col = divmod(j, size)
+            lines = ([row * size + c for c in range(size)], [r * size + col for r in range(size)])
+            return sum(all(k == j or k in held for k in line) for line in lines)
+
+        def cost(j: int) -> tuple[int, bool]:
+            slot = spots[j].slots.index(NO_ONE)
+            vp = board.slot_values[slot] + completes_line(j) * view.tables.rules.mausoleum_line_vp
+            return vp, view.seat not in spots[j].slots
+
+        return min(decision.options, key=cost)

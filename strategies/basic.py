@@ -54,5 +54,4 @@ class BasicStrategy(Strategy):
 
     def choose_bonus(self, view: PlayerView, decision: Decision) -> Any:
         ability = decision.context["ability"]
-        return best(view, decision.options,
-                    lambda o: -1 if o == "skip" else view.option_vp(ability, o))
+        return best(view, decision.options, lambda o: view.option_vp(ability, o))

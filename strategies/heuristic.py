@@ -42,7 +42,8 @@ SURE_ABILITY = 3.0  # an ability worth this much beats any single move: skip wei
 TURN, CURRENT, UNCHANGED = "heuristic.turn", "heuristic.current", "heuristic.unchanged"
 STATICS = "heuristic.statics"  # this game's flat-rate values for this bot's weights
 VALUES = "heuristic.values"  # while ``option_values`` asks: each option's value, by option
-FRESH = frozenset({"turn", "start_tile", "reward", "unlock", "discard_token"})  # new estimator
+FRESH = frozenset({"turn", "start_tile", "reward", "unlock", "discard_token",  # new estimator
+                   "lisi_soldier"})
 FIRST_QUESTION = {0: "recruit", 1: "hire", 3: "palace", 4: "governor", 5: "wall"}
 DEFAULT_PATIENCE = 0.5
 
@@ -350,8 +351,8 @@ class HeuristicStrategy(Strategy):
     def choose_bonus(self, view: PlayerView, decision: Decision) -> Any:
         est = self.estimator(view)
         ability = view.tables.box.abilities[decision.context["ability"]]
-        return best(view, decision.options, lambda o: 0.0 if o == "skip" else
-                    est.steps_value(ability.options[o], -1, 0, -1))
+        return best(view, decision.options,
+                    lambda o: est.steps_value(ability.options[o], -1, 0, -1))
 
     def choose_wall(self, view: PlayerView, decision: Decision) -> Any:
         est = self.estimator(view)

@@ -14,9 +14,8 @@ from typing import Any
 import click
 
 from strategies.base import Strategy
-from zsim.components.schema import COURT_ACTIONS
+from zsim.components.schema import COLOURS, COURT_ACTIONS
 from zsim.decisions import KINDS, Decision
-from zsim.game import COLORS
 from zsim.rules.pieces import OFFICIAL_NAMES, REGION_NAMES, SUIT_NAMES
 from zsim.view import PlayerView
 
@@ -75,7 +74,7 @@ def card_text(view: PlayerView, card: int) -> str:
 def board_lines(view: PlayerView, seat: int) -> list[str]:
     p = view.players[seat]
     t = view.tables
-    lines = [f"{COLORS[seat]} ({'you' if seat == view.seat else 'rival'}): "
+    lines = [f"{COLOURS[p.colour]} ({'you' if seat == view.seat else 'rival'}): "
              f"{p.vp_in_game} VP, Ship {p.ship}, soldiers {p.soldiers} locked / "
              f"{p.entrance} at the entrance, tokens W{p.tokens[0]} C{p.tokens[1]} L{p.tokens[2]}"
              + (f" + large {p.large}" if any(p.large) else "")
@@ -95,7 +94,7 @@ def situation(view: PlayerView, full: bool) -> str:
     """The table as this seat sees it: own board and hand (``full``: every board)."""
     board = view.board
     top = view.court_top
-    lines = [f"=== Round {view.round} - you are {COLORS[view.seat]} - Court top: "
+    lines = [f"=== Round {view.round} - you are {COLOURS[view.me.colour]} - Court top: "
              f"{view.tables.card_name[top] if top else 'empty (the next card activates freely)'}"
              " ==="]
     seats = range(view.n_players) if full else [view.seat]
@@ -138,6 +137,8 @@ QUESTIONS = {
     "reset_unrest": "Reset the Unrest of which region?",
     "place_alchemist": "Place an Alchemist card?",
     "soldier": "Place a Terracotta Soldier?",
+    "lisi_soldier": "Li Si meets more Mausoleum conditions than he has soldiers waiting: "
+                    "which tile does he validate?",
     "reward": "Take this Unification reward?",
     "unlock": "Unlock a Terracotta Soldier with tokens?",
     "discard_token": "Which small token do you give back?",
@@ -162,7 +163,7 @@ def describe(view: PlayerView, decision: Decision, option: Any) -> str:
     kind, box = decision.kind, view.tables.box
     if isinstance(option, str):
         return {"soldier": "unlock a Terracotta Soldier", "area": "the Governor area (no bonus)",
-                "pass": "pass", "stop": "stop", "done": "done", "skip": "skip the bonus",
+                "pass": "pass", "stop": "stop", "done": "done",
                 "accept": "accept the reward", }.get(option, option)
     if kind == "turn":
         if option[0] == "unify":
@@ -211,7 +212,7 @@ def describe(view: PlayerView, decision: Decision, option: Any) -> str:
         return _alternative(view, decision, option)
     if kind == "move_worker":
         return f"move a Worker from {REGION_NAMES[option[0]]} to {REGION_NAMES[option[1]]}"
-    if kind == "soldier":
+    if kind in ("soldier", "lisi_soldier"):
         spot = view.mausoleum[option]
         return f"Mausoleum spot {option + 1}: {spot.binding} ({spot.condition})"
     if kind == "unlock":

@@ -272,3 +272,26 @@ def test_bad_effect_parameter_is_located(box_copy: Path) -> None:
     messages = "\n".join(check_box(box_copy))
     assert "abilities.yaml: abilities.ship_1.options[0][0].steps:" in messages
     assert "'far'" in messages
+
+
+def test_alchemist_sets_share_their_triggers_and_ability_kinds(default_box: Box) -> None:
+    # RULINGS 27c: the four colours' sets are as equal as the 19 abilities allow
+    by_set: dict[int, list[Any]] = {}
+    for card in default_box.alchemist_cards:
+        by_set.setdefault(card.set, []).append(card)
+
+    def profile(cards: list[Any]) -> tuple[tuple[str, ...], int, int]:
+        abilities = [default_box.abilities[c.ability] for c in cards]
+        scoring = sum(a.options[0][0].effect == "vp_per_region" for a in abilities)
+        two_way = sum(len(a.options) == 2 for a in abilities)
+        return tuple(sorted(c.trigger for c in cards)), scoring, two_way
+
+    profiles = [profile(cards) for cards in by_set.values()]
+    assert {(triggers, scoring) for triggers, scoring, _ in profiles} == {(profiles[0][0], 2)}
+    assert sorted(two_way for _, _, two_way in profiles) == [1, 1, 2, 2]
+
+
+def test_alchemist_sets_must_be_one_per_colour(box_copy: Path) -> None:
+    edit(box_copy, "alchemists.yaml", lambda data: data["alchemist_cards"][0].update(set=5))
+    messages = "\n".join(check_box(box_copy))
+    assert "sets must be numbered 1..4, one per player colour" in messages

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from strategies.random_bot import RandomStrategy
+from zsim.components.schema import COLOURS
+from zsim.game import play_game
 from zsim.rules import effects, mausoleum, pieces, rewards, scoring, turn
 from zsim.rules.tables import ACTION_INDEX
 from zsim.state import NO_ONE
@@ -23,6 +26,27 @@ def card_of(g, suit, trigger=None, exclude=()):
             g.state.decks[suit].remove(c)
             return c
     raise AssertionError("no such card in the deck")
+
+
+# --- setup ----------------------------------------------------------------------------------
+
+
+def test_colours_and_with_them_alchemist_sets_are_dealt_to_seats_at_random(make_game):
+    # RULINGS 27c: each game deals the colours (and so the Alchemist sets) from its seed
+    first_seat = set()
+    for seed in range(12):
+        g = make_game(seed=seed)
+        first_seat.add(g.state.players[0].colour)
+        for p in g.state.players:
+            assert p.alchemist_supply == list(g.t.alchemist_sets[p.colour])
+    assert len(first_seat) > 1
+
+
+def test_a_game_records_each_players_colour(box):
+    # RULINGS 27c: the colour is a setup feature of the players table
+    result = play_game(box, [RandomStrategy() for _ in range(3)], seed=5)
+    colours = [row["colour"] for row in result.player_rows()]
+    assert len(set(colours)) == 3 and set(colours) <= set(COLOURS)
 
 
 # --- Unification action and Unrest -----------------------------------------------------------
@@ -195,6 +219,30 @@ def test_emperor_tile_goes_only_to_a_first_builder_with_a_tucked_card(make_game)
     assert wall.emperor_tile != NO_ONE and not b.emperor
 
 
+def test_emperor_tile_needs_a_unification_action_not_just_an_alchemist_card(make_game):
+    # RULINGS 26b: an Alchemist card on the board (e.g. from a Starting tile) is no Unification
+    # action, so the first builder leaves the tile on the section
+    g = make_game()
+    section = next(i for i, w in enumerate(g.state.walls) if w.emperor_tile != NO_ONE)
+    p = g.state.players[0]
+    pieces.place_alchemist_card(g, p, p.alchemist_supply[0], CHU)
+    pieces.build_wall(g, p, section, 0)
+    assert not p.emperor and g.state.walls[section].emperor_tile != NO_ONE
+
+
+def test_an_alchemist_card_may_receive_the_emperor_tile(make_game):
+    # RULINGS 26b: once a Unification action is played, any tableau card may take the tile
+    g = make_game()
+    section = next(i for i, w in enumerate(g.state.walls) if w.emperor_tile != NO_ONE)
+    p = g.state.players[0]
+    alchemist = p.alchemist_supply[0]
+    pieces.place_alchemist_card(g, p, alchemist, CHU)
+    turn.unify(g, p, card_of(g, LAWS), WEI)
+    g.strategies[0].script("emperor", alchemist)
+    pieces.build_wall(g, p, section, 0)
+    assert alchemist in p.emperor
+
+
 def test_emperor_tile_changes_the_trigger_of_the_chosen_card(make_game):
     g = make_game()
     section = next(i for i, w in enumerate(g.state.walls) if w.emperor_tile != NO_ONE)
@@ -302,7 +350,57 @@ def test_end_of_the_elixir_route_wastes_movement_and_blocks_the_action(make_game
     pieces.move_ship(g, p, 3)
     assert p.ship == end
     assert ACTION_INDEX["elixir"] not in turn.court_actions(g, p)
-    assert not effects.performable(g, p, g.t.box.abilities["r_ship_4"].options[0])
+    ctx = effects.Context(NO_ONE, 0, WRITING, "vp_rewards")
+    assert effects.feasible_options(g, p, g.t.box.abilities["r_ship_4"], ctx, full=True) == []
+
+
+def test_a_two_sided_card_at_the_end_of_the_route_offers_only_its_other_side(make_game):
+    # RULINGS 26d: "Hire 1 Worker in any region / Move your Ship 2 spaces" with the Ship on the
+    # last space: only the hire may be chosen
+    g = make_game()
+    p = g.state.players[0]
+    p.ship = len(g.t.box.board.elixir.vp) - 1
+    ability = g.t.box.abilities["alch_hire_any_or_ship_2"]
+    ctx = effects.Context(CHU, 0, 3, "vp_cards")
+    assert effects.feasible_options(g, p, ability, ctx, full=False) == [0]
+
+
+def test_a_ship_card_does_not_activate_at_the_end_of_the_route(make_game):
+    # RULINGS 26d: "Advance your Ship 1 space" cannot be chosen with the Ship on the last space
+    g = make_game()
+    p = g.state.players[0]
+    card = next(c for c in g.state.decks[WRITING] if g.t.card_ability_id[c] == "ship_1")
+    g.state.decks[WRITING].remove(card)
+    turn.unify(g, p, card, CHU)
+    p.ship = len(g.t.box.board.elixir.vp) - 1
+    assert turn.triggered_abilities(g, p, g.t.card_trigger[card], set()) == []
+
+
+def _governor_tile(g, ability):
+    return next(i for i, tile in enumerate(g.t.box.governor_tiles) if tile.ability == ability)
+
+
+def test_a_governor_bonus_at_the_end_of_the_route_takes_the_other_side(make_game):
+    # RULINGS 26d: "1 VP per Palace / Move your Ship 3 spaces" with the Ship on the last space
+    # gives the Palace VP, even to a player who would rather move the Ship
+    g = make_game(n=2)
+    p = g.state.players[0]
+    g.state.governor_slots[CHU] = [[_governor_tile(g, "gov_vp_palaces_or_ship_3"), NO_ONE]]
+    g.state.palace_count[WEI][0] = 1
+    p.ship = len(g.t.box.board.elixir.vp) - 1
+    g.strategies[0].script("governor_slot", 0).script("bonus", 1)
+    pieces.install_governor(g, p, CHU)
+    assert p.vp.get("vp_governor_tiles") == 1
+
+
+def test_a_governor_bonus_cannot_be_skipped(make_game):
+    # RULINGS 26c: on a bonus space the bonus is received; the owner only picks its side
+    g = make_game(n=2)
+    p = g.state.players[0]
+    g.state.governor_slots[CHU] = [[_governor_tile(g, "gov_calm_two_or_vp_alchemists"), NO_ONE]]
+    g.strategies[0].script("governor_slot", 0)
+    pieces.install_governor(g, p, CHU)
+    assert g.strategies[0].offered("bonus") == [[0, 1]]
 
 
 def test_elixir_reward_places_an_alchemist_card_only_where_an_alchemist_is(make_game):
@@ -438,14 +536,40 @@ def test_token_limits_return_large_tokens_and_keep_five_small(make_game):
     assert g.state.large_on_board == [1, 1, 1]
 
 
-def test_unlocking_costs_three_token_value(make_game):
+def test_two_tokens_unlock_nothing_even_with_a_large_one(make_game):
+    # RULINGS 26a: a soldier costs 3 tokens; a large token is one token, not two
     g = make_game()
     p = g.state.players[0]
     p.tokens = [1, 0, 0]
     p.large = [0, 1, 0]
-    assert rewards.unlock_payments(g, p) == [(WRITING, CURRENCY + 3)]
-    p.large = [0, 0, 0]
     assert rewards.unlock_payments(g, p) == []
+
+
+def test_two_large_tokens_along_a_small_one_unlock_a_soldier(make_game):
+    # RULINGS 26a: "large tokens along a small one" is 2 large + 1 small
+    g = make_game()
+    p = g.state.players[0]
+    p.tokens = [1, 0, 0]
+    p.large = [1, 1, 0]
+    assert rewards.unlock_payments(g, p) == [(WRITING, WRITING + 3, CURRENCY + 3)]
+
+
+def test_three_large_tokens_alone_unlock_a_soldier(make_game):
+    # RULINGS 26a: a player holding only large tokens can unlock
+    g = make_game()
+    p = g.state.players[0]
+    p.large = [1, 1, 1]
+    assert rewards.unlock_payments(g, p) == [(WRITING + 3, CURRENCY + 3, LAWS + 3)]
+
+
+def test_an_up_to_reward_can_be_accepted_with_no_alchemist_card_left(make_game):
+    # RULINGS 26e: "Place up to two Alchemist cards" may place fewer, even none
+    g = _reward_game(make_game)
+    p = g.state.players[0]
+    p.alchemist_supply = []
+    ability = g.t.box.abilities["r_place_alchemist_up_to_2"]
+    ctx = effects.Context(NO_ONE, 0, WRITING, "vp_rewards")
+    assert effects.feasible_options(g, p, ability, ctx, full=True) == [0]
 
 
 # --- end-game scoring -----------------------------------------------------------------------

@@ -173,6 +173,7 @@ def test_tables_have_a_row_per_player_game_wall_and_reward(small_run):
     assert all(seeds[i] == game_seed(7, i) for i in range(24))
     assert {"unification_board", "wall_tile_1", "mausoleum_layout"} <= set(t["games"].columns)
     assert any(c.startswith("n_") for c in t["players"].columns)
+    assert t["players"].groupby("game")["colour"].nunique().eq(4).all()  # one colour per seat
     assert not (small_run / "chunks").exists()
 
 

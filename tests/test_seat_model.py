@@ -10,7 +10,7 @@ import pytest
 
 from reports.seat_model import fit_seat_model
 from reports.seats import section
-from zsim.game import COLORS
+from zsim.components.schema import COLOURS
 from zsim.runner.seeds import Schedule
 
 
@@ -24,13 +24,13 @@ def _games(games: int, lineup: tuple[str, ...], seats: str, weight, colour_deal:
     for g in range(games):
         seated = schedule.plan(g).strategies
         dealt = rng.permutation(4) if colour_deal else np.arange(4)
-        weights = np.array([weight(s, seat, COLORS[dealt[seat]])
+        weights = np.array([weight(s, seat, COLOURS[dealt[seat]])
                             for seat, s in enumerate(seated)], float)
         winner = rng.choice(4, p=weights / weights.sum())
         first = rng.integers(4)
         for seat, strategy in enumerate(seated):
             rows.append({"game_key": g, "n_players": 4, "seat": seat, "strategy": strategy,
-                         "colour": COLORS[dealt[seat]], "first_player": first,
+                         "colour": COLOURS[dealt[seat]], "first_player": first,
                          "position": (seat - first) % 4,
                          "win_share": float(seat == winner)})
     return pd.DataFrame(rows)
@@ -107,7 +107,7 @@ def test_the_section_draws_colour_labelled_seats_or_refuses_them_saying_why():
     figure = built.figures[0]
     seat_axis = figure.figure.axes[0]
     labels = [t.get_text() for t in seat_axis.get_xticklabels()]
-    assert labels == [f"{c}\nseat {s}" for s, c in enumerate(COLORS)]
+    assert labels == [f"{c}\nseat {s}" for s, c in enumerate(COLOURS)]
     claims = " ".join(c.claim for c in figure.comparisons)
     assert re.search(r"seat (Blue|Yellow|Red|Purple) \(seat \d\) wins", claims)
     assert "\n" not in claims
@@ -129,7 +129,7 @@ def test_with_dealt_colours_seats_are_numbered_and_colours_get_their_own_coloure
     seat_axis, colour_axis = figure.figure.axes[:2]
     assert [t.get_text() for t in seat_axis.get_xticklabels()] == [f"seat {s}" for s in range(4)]
     names = [t.get_text() for t in colour_axis.get_xticklabels()]
-    assert sorted(names) == sorted(COLORS)
+    assert sorted(names) == sorted(COLOURS)
     yellow = colour_axis.patches[names.index("Yellow")].get_facecolor()
     assert yellow[0] > 0.8 and yellow[1] > 0.6 and yellow[2] < 0.2
 
@@ -138,5 +138,5 @@ def test_runs_without_colours_pooled_with_dealt_ones_take_the_seat_colour_where_
     dealt = _games(200, ("a", "b", "c", "d"), "balanced", lambda *_: 1.0, colour_deal=True)
     old = dealt.assign(game_key=dealt["game_key"] + 1000, colour=None)
     model = fit_seat_model(pd.concat([dealt, old], ignore_index=True))
-    assert set(model.term("colour").index) == set(COLORS)
+    assert set(model.term("colour").index) == set(COLOURS)
     assert model.term("colour")["player_games"].sum() == 1600

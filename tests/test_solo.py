@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from strategies.basic import BasicStrategy
 from strategies.random_bot import RandomStrategy
 from tests.conftest import Scripted
 from zsim.components.schema import LiSiAction
@@ -45,7 +46,8 @@ def test_unification_fills_from_chu_towards_the_rounds_region_then_goes_to_court
     li = g.state.players[LISI]
     g.state.round = 2
     g.state.hands[LISI] = [1, 41, 81, 2]
-    lisi.unification(g, li, action(kind="unification", count=4))
+    for _ in range(4):
+        lisi.unification(g, li, action(kind="unification"))
     assert li.tableau[CHU] == [2, 81, 41] and li.tableau[WEI] == [1]
     assert li.tokens == [1 + 1, 3, 2]  # Writing slot 1 and Wei slot 1, Currency 3, Laws 2
     g.state.hands[LISI] = [3, 4, 5]
@@ -53,6 +55,16 @@ def test_unification_fills_from_chu_towards_the_rounds_region_then_goes_to_court
     before = li.tokens[:]
     lisi.unification(g, li, action(kind="unification"))
     assert g.state.court[-1] == 5 and li.tokens == [t + 1 for t in before]
+
+
+@pytest.mark.parametrize("number", [4, 5])
+def test_unification_cards_four_and_five_tuck_only_the_top_card(box, number):
+    # RULINGS 27b: each of Li Si's Unification action cards places exactly one card
+    g = solo_game(box)
+    li = g.state.players[LISI]
+    g.state.hands[LISI] = [1, 41]
+    lisi.unification(g, li, lisi.action_card(g, number))
+    assert li.tableau[CHU] == [41]
 
 
 def test_elixir_unlocks_when_no_soldier_waits(box):
@@ -175,14 +187,64 @@ def test_he_spends_leftover_tokens_large_first_to_unlock(box):
     g = solo_game(box)
     li = g.state.players[LISI]
     li.large = [0, 1, 0]
-    li.tokens = [3, 1, 0]
+    li.tokens = [3, 2, 0]
     g.state.large_on_board[1] = 0
     g.state.supply[0] -= 3
-    g.state.supply[1] -= 1
+    g.state.supply[1] -= 2
     entrance = li.entrance
     lisi.spend_leftover_tokens(g, li)
     assert li.entrance + sum(s.slots.count(LISI) for s in g.state.mausoleum) == entrance + 2
     assert li.large == [0, 0, 0] and sum(li.tokens) == 0
+
+
+def test_his_five_tokens_with_a_large_one_unlock_only_one_soldier(box):
+    # RULINGS 26a: Li Si pays 3 tokens per soldier, a large token counting as one (not two)
+    g = solo_game(box)
+    li = g.state.players[LISI]
+    li.large = [1, 0, 0]
+    li.tokens = [2, 2, 0]
+    g.state.large_on_board[0] = 0
+    g.state.supply[0] -= 2
+    g.state.supply[1] -= 2
+    soldiers = li.soldiers
+    lisi.spend_leftover_tokens(g, li)
+    assert li.soldiers == soldiers - 1
+
+
+def _lisi_meets_every_region_tile(g):
+    """Li Si holds the Master Alchemist and a Palace and a Governor in every region, so he meets
+    every Mausoleum condition but Full and the Wall tiles'."""
+    li = g.state.players[LISI]
+    li.master_taken = True
+    for r in range(5):
+        g.state.palace_count[r][LISI] = 1
+        g.state.governor_count[r][LISI] = 1
+    return [i for i in range(9) if lisi.condition_met(g, li, i)]
+
+
+def test_his_opponent_chooses_which_surplus_tile_he_validates(box):
+    # RULINGS 27a: more conditions met than soldiers waiting: the human seat chooses
+    g = solo_game(box)
+    li = g.state.players[LISI]
+    li.entrance = 1
+    eligible = _lisi_meets_every_region_tile(g)
+    g.strategies[0].script("lisi_soldier", eligible[-1])
+    lisi.validate(g, li)
+    assert LISI in g.state.mausoleum[eligible[-1]].slots
+
+
+def test_by_default_his_opponent_gives_him_the_tile_that_scores_him_least(box):
+    # RULINGS 27a, the base strategy's default: a tile where the opponent already stands gives
+    # Li Si its second slot (5 VP) rather than a top slot (8 VP)
+    g = Game(box, [BasicStrategy(), lisi.LiSiSeat(1)], 0)
+    g.state.round = 1
+    li = g.state.players[LISI]
+    li.entrance = 1
+    eligible = _lisi_meets_every_region_tile(g)
+    taken = eligible[-1]
+    g.state.mausoleum[taken].slots[0] = 0
+    lisi.validate(g, li)
+    assert g.state.mausoleum[taken].slots[1] == LISI
 
 
 @pytest.mark.parametrize("top, bottom, human, lisi_vp", [

@@ -29,7 +29,7 @@ KINDS: dict[str, str] = {
     "activate": "('ability', card) | ('move', official, from, to) | 'pass'",
     "next_ability": "('ability', card) | 'stop': the next triggered ability to resolve",
     "ability_option": "index of the alternative of a two-sided ability",
-    "bonus": "index of the alternative of a Governor bonus, or 'skip'",
+    "bonus": "index of the alternative of a Governor bonus (the bonus is not optional)",
     "region": "region chosen for an effect (see context['effect'])",
     "official": "official type chosen for an effect",
     "token": "suit of a small Unification token to gain",
@@ -38,6 +38,8 @@ KINDS: dict[str, str] = {
     "reset_unrest": "region whose Unrest goes back to 0 | 'stop'",
     "place_alchemist": "(alchemist card, region) | 'stop'",
     "soldier": "Mausoleum spot index for an unlocked soldier | 'done'",
+    "lisi_soldier": "Mausoleum spot index where Li Si validates a tile (asked of his opponent "
+                    "when he meets more conditions than he has soldiers waiting)",
     "reward": "'accept' | 'pass'",
     "unlock": "tuple of token suits paid (large tokens as suit + 3) | 'done'",
     "discard_token": "suit of a small token to return",

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from zsim.components import Box
-from zsim.components.schema import COURT_ACTIONS, REGIONS
+from zsim.components.schema import COLOURS, COURT_ACTIONS, REGIONS
 from zsim.decisions import Decision, IllegalChoice
 from zsim.options import GameOptions, OptionError
 from zsim.rules import constraints, lisi, rewards, scoring, setup, turn
@@ -24,7 +24,6 @@ from zsim.view import PlayerView
 if TYPE_CHECKING:
     from strategies.base import Strategy
 
-COLORS = ("Blue", "Yellow", "Red", "Purple")
 # What the long tables' records hold, field by field. A record is a plain tuple, not a dict: a
 # game makes dozens, and a tuple takes a quarter of a dict's time to make and is turned into
 # columns by a plain zip (``zsim.runner.tables``).
@@ -50,6 +49,7 @@ class GameResult:
     setup: dict[str, Any]
     stats: list[dict[str, int]]  # per seat activity counters
     start_tiles: list[str]  # the Starting tile each seat kept
+    colours: list[str]  # the colour dealt to each seat (and with it its Alchemist set)
     # the long tables' records, tuples of RECORD_FIELDS[name]
     walls: list[tuple[Any, ...]] = field(default_factory=list)
     rewards: list[tuple[Any, ...]] = field(default_factory=list)
@@ -67,6 +67,7 @@ class GameResult:
                 "n_players": self.n_players,
                 "seed": self.seed,
                 "start_tile": self.start_tiles[seat],
+                "colour": self.colours[seat],
                 **self.scores[seat],
                 "rank": self.ranks[seat],
                 "winner": seat in self.winners,
@@ -154,7 +155,7 @@ class Game:
                 self.listener.event(self, "say", {"line": line})
 
     def name(self, p: PlayerState) -> str:
-        return f"{COLORS[p.seat]} ({self.strategies[p.seat].name})"
+        return f"{COLOURS[p.colour]} ({self.strategies[p.seat].name})"
 
     def record_reward(self, seat: int, aspect: str, reward: str) -> None:
         self.rewards.append((self.state.round, aspect, seat, reward))
@@ -245,6 +246,7 @@ class Game:
             winners=[seat for seat, t in enumerate(totals) if t == best],
             setup=self.setup,
             start_tiles=self.start_tiles,
+            colours=[COLOURS[p.colour] for p in self.state.players],
             stats=[self.final_stats(p) for p in self.state.players],
             walls=self.walls,
             rewards=self.rewards,

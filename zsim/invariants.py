@@ -43,9 +43,10 @@ def violations(state: GameState, t: Tables) -> list[str]:
         expect(all(0 <= u <= rules.unrest_cap for u in p.unrest), f"{who}: Unrest out of range")
         expect(all(len(r) <= rules.region_card_limit for r in p.tableau),
                f"{who}: too many cards in a region")
+        expect(0 <= p.colour < len(t.alchemist_sets), f"{who}: no Alchemist set for its colour")
         expect(min(p.workers) >= 0 and min(p.tokens) >= 0 and min(p.large) >= 0,
                f"{who}: negative Workers or tokens")
-        own_set = set(t.alchemist_sets[p.seat % len(t.alchemist_sets)])
+        own_set = set(t.alchemist_sets[p.colour])
         alchemists = [c for c in p.tableau_cards() if t.card_type[c] == 3]
         held = set(p.alchemist_supply) | set(alchemists)
         expect(own_set <= held and len(held - own_set) <= 1,

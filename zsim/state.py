@@ -20,6 +20,7 @@ class PlayerState:
 
     __slots__ = (
         "alchemist_supply",
+        "colour",
         "emperor",
         "entrance",
         "governors",
@@ -42,6 +43,7 @@ class PlayerState:
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
+        self.colour = seat  # index into COLOURS, dealt at setup (and with it the Alchemist set)
         self.tableau: list[list[int]] = [[], [], [], [], []]
         self.emperor: dict[int, int] = {}  # card -> Court action index set by an Emperor tile
         self.unrest = [0, 0, 0, 0, 0]
@@ -64,6 +66,7 @@ class PlayerState:
     def copy(self) -> PlayerState:
         other = PlayerState.__new__(PlayerState)
         other.seat = self.seat
+        other.colour = self.colour
         other.tableau = [r[:] for r in self.tableau]
         other.emperor = dict(self.emperor)
         other.unrest = self.unrest[:]

@@ -11,7 +11,7 @@ from strategies.human import HumanStrategy
 from strategies.registry import UnknownStrategy
 from zsim.components import BoxError
 from zsim.decisions import IllegalChoice
-from zsim.game import COLORS, GameResult, play_game
+from zsim.game import GameResult, play_game
 from zsim.lineup import LineupError, SeatedGame, seat_game
 from zsim.options import OptionError
 from zsim.rules.scoring import CATEGORIES
@@ -95,7 +95,7 @@ def result_json(result: GameResult) -> dict:
         "n_players": result.n_players,
         "setup": result.setup,
         "players": [
-            {"seat": seat, "color": COLORS[seat], "strategy": result.strategies[seat],
+            {"seat": seat, "color": result.colours[seat], "strategy": result.strategies[seat],
              "rank": result.ranks[seat], "winner": seat in result.winners,
              **result.scores[seat]}
             for seat in range(result.n_players)
@@ -105,7 +105,7 @@ def result_json(result: GameResult) -> dict:
 
 def score_table(result: GameResult) -> str:
     """The final score sheet: one column per player, one row per category."""
-    headers = [f"{COLORS[s]} ({result.strategies[s]})" for s in range(result.n_players)]
+    headers = [f"{result.colours[s]} ({result.strategies[s]})" for s in range(result.n_players)]
     width = max(len(h) for h in headers) + 2
     label = max(len(c) for c in CATEGORIES) + 2
     lines = ["".ljust(label) + "".join(h.rjust(width) for h in headers)]

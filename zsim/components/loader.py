@@ -23,6 +23,7 @@ from pydantic import BaseModel, ValidationError
 from zsim.components.box import Box
 from zsim.components.overrides import apply as apply_overrides
 from zsim.components.schema import (
+    COLOURS,
     COURT_ACTIONS,
     OFFICIALS,
     REGIONS,
@@ -423,12 +424,15 @@ def _card_number_problems(source: _Source, cards: tuple[UnificationCard, ...]) -
 
 
 def _alchemist_set_problems(source: _Source, cards: tuple[AlchemistCard, ...]) -> list[str]:
-    """Sets are dealt one per player, so they are numbered 1..k and all the same size."""
+    """One set per player colour (set k is the k-th colour's, and colours are dealt to the
+    players at random), so they are numbered 1..k and all the same size."""
     sizes = Counter(card.set for card in cards)
     problems = []
-    if sorted(sizes) != list(range(1, len(sizes) + 1)):
+    wanted = list(range(1, len(COLOURS) + 1))
+    if sorted(sizes) != wanted:
         problems.append(source.problem(
-            ("alchemist_cards",), f"sets must be numbered 1..{len(sizes)}, found {sorted(sizes)}"
+            ("alchemist_cards",), f"sets must be numbered {wanted[0]}..{wanted[-1]}, one per "
+            f"player colour ({', '.join(COLOURS)}), found {sorted(sizes)}"
         ))
     if len(set(sizes.values())) > 1:
         listed = ", ".join(f"set {s}: {n}" for s, n in sorted(sizes.items()))

@@ -15,6 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 REGIONS = ("chu", "wei", "zhao", "qi", "yan")
 SUITS = ("writing", "currency", "laws")
+# The player colours; Alchemist set k (numbered from 1) belongs to the k-th colour.
+COLOURS = ("Blue", "Yellow", "Red", "Purple")
 OFFICIALS = ("alchemist", "architect", "general")
 COURT_ACTIONS = ("recruit", "hire", "elixir", "palace", "governor", "wall")
 
@@ -393,7 +395,7 @@ class Board(Assumable):
 class LiSiAction(Assumable):
     """One of Li Si's 24 action cards. ``use`` says whether it leaves the game once played.
 
-    unification: tuck the top card of his Unification deck (``count`` times).
+    unification: tuck the top card of his Unification deck (one card).
     elixir: move his Ship ``steps`` spaces.
     governor: ``regions`` priority; ``pattern`` first_bonus_left (1 Governor), two_bonus_right
       (2 Governors, same region), area (1 Governor); ``fallback`` majority (card 14).
@@ -406,7 +408,6 @@ class LiSiAction(Assumable):
     number: int = Field(ge=1)
     kind: Literal["unification", "elixir", "governor", "palace", "wall"]
     use: Literal["one_time", "ongoing"]
-    count: int = Field(1, ge=1)
     steps: int = Field(0, ge=0)
     regions: tuple[Region, ...] = ()
     pattern: Literal[

@@ -2,8 +2,9 @@
 
 Two ways of checking whether an alternative may be chosen:
 - card abilities and bonuses (``full=False``) resolve as far as they can; only their Unrest costs
-  must fit under the cap;
-- Unification rewards (``full=True``) must be performable in full, step by step.
+  must fit under the cap, and an alternative that moves the Ship needs a Ship short of the last
+  space;
+- Unification rewards (``full=True``) must, besides, be performable in full, step by step.
 """
 
 from __future__ import annotations
@@ -53,12 +54,20 @@ def costs_payable(g: Game, p: PlayerState, steps: tuple, here: int) -> bool:
     return True
 
 
+def choosable(g: Game, p: PlayerState, steps: tuple, here: int) -> bool:
+    """May an alternative be chosen at all? Its Unrest costs must fit, and one that moves the
+    Ship is refused while the Ship stands on the last space of the route."""
+    if pieces.ship_at_end(g, p) and any(e.effect == "ship" for e in steps):
+        return False
+    return costs_payable(g, p, steps, here)
+
+
 def feasible_options(g: Game, p: PlayerState, ability: Ability, ctx: Context,
                      full: bool) -> list[int]:
     """Indices of the ability's alternatives that may be chosen now."""
     return [
         i for i, steps in enumerate(ability.options)
-        if costs_payable(g, p, steps, ctx.here) and (not full or performable(g, p, steps))
+        if choosable(g, p, steps, ctx.here) and (not full or performable(g, p, steps))
     ]
 
 
@@ -71,7 +80,8 @@ def resolve_steps(g: Game, p: PlayerState, steps: tuple, ctx: Context) -> None:
 
 
 def performable(g: Game, p: PlayerState, steps: tuple) -> bool:
-    """Can every step be carried out in full? Soldiers unlocked by an earlier step count."""
+    """Can every step be carried out in full? Soldiers unlocked by an earlier step count; an
+    "up to" step can always be, with fewer or none."""
     unlocked = 0
     for e in steps:
         kind = e.effect
@@ -80,9 +90,6 @@ def performable(g: Game, p: PlayerState, steps: tuple) -> bool:
                 p.official_supply[OFFICIAL_INDEX[e.official]])
             if have < e.count:
                 return False
-        elif kind == "ship":
-            if p.ship >= len(g.t.box.board.elixir.vp) - 1:
-                return False
         elif kind == "unlock_soldiers":
             if p.soldiers < e.count:
                 return False
@@ -90,9 +97,8 @@ def performable(g: Game, p: PlayerState, steps: tuple) -> bool:
         elif kind == "place_soldier_free":
             if p.entrance + unlocked < 1 or not mausoleum.free_spots(g, p):
                 return False
-        elif kind == "place_alchemist_cards":
-            need = 1 if e.up_to else e.count
-            if len(p.alchemist_supply) < need or not _alchemist_regions(g, p, e.where):
+        elif kind == "place_alchemist_cards" and not e.up_to:
+            if len(p.alchemist_supply) < e.count or not _alchemist_regions(g, p, e.where):
                 return False
         elif kind == "install_governor_free":
             if not p.governors:

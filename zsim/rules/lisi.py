@@ -2,6 +2,8 @@
 
 Li Si never makes a decision: his action cards decide, in priority order, and where the rules
 leave a draw to chance (his Alchemist card, his Master Alchemist card) the game's RNG decides.
+The one choice the rules give to his opponent, which tiles he validates when he qualifies for
+more than he has soldiers waiting, is asked of the opponent's strategy (``lisi_soldier``).
 He sits in a 2-player game as an ordinary seat whose pieces live in an ordinary PlayerState
 (his Officials stay in his supply and his Unrest stays at 0: he uses neither).
 """
@@ -125,33 +127,32 @@ def take_turn(g: Game) -> None:
 
 
 def unification(g: Game, p: PlayerState, card: LiSiAction) -> None:
-    """Tuck his next Unification card from Chu towards this round's region; with no room there,
-    the card goes to the Court for one token of each colour."""
+    """Tuck the top card of his Unification deck from Chu towards this round's region; with no
+    room there, the card goes to the Court for one token of each colour."""
     state, rules = g.state, g.rules
     deck = state.hands[p.seat]
-    for _ in range(card.count):
-        if not deck:
-            return
-        number = deck.pop()
-        room = [r for r in range(min(state.round, 5))
-                if len(p.tableau[r]) < rules.region_card_limit]
-        if room:
-            region = room[0]
-            slot = len(p.tableau[region])
-            p.tableau[region].append(number)
-            suit = g.t.card_type[number]
-            got = gain_small_tokens(g, p, suit, rules.tokens_per_slot[slot])
-            count(p, CARD_COUNTERS[suit])
-            if g.log is not None:
-                g.say(f"  tucks {g.t.card_name[number]} in {REGION_NAMES[region]}: "
-                      f"+{got} {SUIT_NAMES[suit]} token(s)")
-        else:
-            state.court.append(number)
-            state.court_free = False
-            for suit in range(3):
-                gain_small_tokens(g, p, suit, 1)
-            if g.log is not None:
-                g.say(f"  lays {g.t.card_name[number]} at Court for one token of each colour")
+    if not deck:
+        return
+    number = deck.pop()
+    room = [r for r in range(min(state.round, 5))
+            if len(p.tableau[r]) < rules.region_card_limit]
+    if room:
+        region = room[0]
+        slot = len(p.tableau[region])
+        p.tableau[region].append(number)
+        suit = g.t.card_type[number]
+        got = gain_small_tokens(g, p, suit, rules.tokens_per_slot[slot])
+        count(p, CARD_COUNTERS[suit])
+        if g.log is not None:
+            g.say(f"  tucks {g.t.card_name[number]} in {REGION_NAMES[region]}: "
+                  f"+{got} {SUIT_NAMES[suit]} token(s)")
+    else:
+        state.court.append(number)
+        state.court_free = False
+        for suit in range(3):
+            gain_small_tokens(g, p, suit, 1)
+        if g.log is not None:
+            g.say(f"  lays {g.t.card_name[number]} at Court for one token of each colour")
 
 
 def elixir(g: Game, p: PlayerState, card: LiSiAction) -> None:
@@ -313,37 +314,37 @@ def condition_met(g: Game, p: PlayerState, spot_index: int) -> bool:
 
 
 def validate(g: Game, p: PlayerState) -> None:
-    """Place a waiting soldier on every tile whose condition he meets, in grid order."""
-    for spot in mausoleum.free_spots(g, p):
-        if not p.entrance:
-            return
-        if condition_met(g, p, spot):
-            mausoleum.place_soldier(g, p, spot)
+    """Place a waiting soldier on every tile whose condition he meets. With more such tiles
+    than soldiers waiting, his opponent chooses which tiles he validates, one soldier at a time."""
+    spots = [spot for spot in mausoleum.free_spots(g, p) if condition_met(g, p, spot)]
+    opponent = next(s for s in range(g.state.n) if s != p.seat)
+    while p.entrance and spots:
+        if len(spots) <= p.entrance:
+            spot = spots[0]
+        else:
+            spot = g.ask(opponent, "lisi_soldier", spots[:],
+                         {"seat": p.seat, "soldiers": p.entrance})
+        spots.remove(spot)
+        mausoleum.place_soldier(g, p, spot)
 
 
 # --- Phase 3 ------------------------------------------------------------------------------------
 
 
 def spend_leftover_tokens(g: Game, p: PlayerState) -> None:
-    """With 3+ token value left, unlock as many soldiers as possible: large tokens first, then
-    small tokens of the colour he holds most."""
+    """With 3+ tokens left (a large one counts as one), unlock as many soldiers as possible:
+    large tokens first, then small tokens of the colour he holds most."""
     rules, state = g.rules, g.state
-    while p.soldiers:
-        value = sum(p.tokens) + rules.large_token_value * sum(p.large)
-        if value < rules.unlock_cost:
-            break
-        due = rules.unlock_cost
-        while due > 0:
+    while p.soldiers and sum(p.tokens) + sum(p.large) >= rules.unlock_cost:
+        for _ in range(rules.unlock_cost):
             large = next((s for s in range(3) if p.large[s]), None)
-            if large is not None and (due >= rules.large_token_value or not sum(p.tokens)):
+            if large is not None:
                 p.large[large] -= 1
                 state.large_on_board[large] += 1
-                due -= rules.large_token_value
             else:
                 suit = max(range(3), key=lambda s: p.tokens[s])
                 p.tokens[suit] -= 1
                 state.supply[suit] += 1
-                due -= 1
         pieces.unlock_soldiers(g, p, 1)
         count(p, "n_soldiers_bought")
     validate(g, p)

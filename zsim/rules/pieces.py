@@ -12,13 +12,18 @@ from typing import TYPE_CHECKING
 
 from zsim.rules import effects
 from zsim.rules.common import OFFICIAL_NAMES, REGION_NAMES, SUIT_NAMES, add_vp, count
-from zsim.rules.tables import ACTION_INDEX, ADJACENT
+from zsim.rules.tables import ACTION_INDEX, ADJACENT, ALCHEMIST
 from zsim.state import NO_ONE, PlayerState
 
 if TYPE_CHECKING:
     from zsim.game import Game
 
 # --- the Elixir route ---------------------------------------------------------------------
+
+
+def ship_at_end(g: Game, p: PlayerState) -> bool:
+    """The Ship stands on the last space: nothing may move it any more."""
+    return p.ship >= len(g.t.box.board.elixir.vp) - 1
 
 
 def move_ship(g: Game, p: PlayerState, steps: int) -> None:
@@ -141,7 +146,8 @@ def build_palace(g: Game, p: PlayerState, region: int, large_token: bool) -> Non
 
 
 def install_governor(g: Game, p: PlayerState, region: int) -> None:
-    """Place a Governor (bonus slot or plain area), take the bonus, then calm the region."""
+    """Place a Governor (bonus slot or plain area), receive the slot's bonus, then calm the
+    region. A player who wants no bonus chooses the area."""
     state = g.state
     p.governors -= 1
     state.governor_count[region][p.seat] += 1
@@ -158,16 +164,22 @@ def install_governor(g: Game, p: PlayerState, region: int) -> None:
         g.record_tile(p.seat, "governor", slots[choice][0], region=region)
         ability_id = g.t.box.governor_tiles[slots[choice][0]].ability
         if ability_id is not None:
-            ability = g.t.box.abilities[ability_id]
-            ctx = effects.Context(region, 0, NO_ONE, "vp_governor_tiles")
-            picks: list = effects.feasible_options(g, p, ability, ctx, full=False)
-            picks.append("skip")
-            pick = g.ask(p.seat, "bonus", picks, {"ability": ability_id})
-            if pick != "skip":
-                if g.log is not None:
-                    g.say(f"  Governor bonus: {ability.text}")
-                effects.resolve_steps(g, p, ability.options[pick], ctx)
+            governor_bonus(g, p, region, ability_id)
     p.unrest[region] = 0
+
+
+def governor_bonus(g: Game, p: PlayerState, region: int, ability_id: str) -> None:
+    """A bonus space's bonus is not optional: the owner picks a side that may be chosen now
+    (the other one when, say, the Ship can move no more) and it resolves as far as it can."""
+    ability = g.t.box.abilities[ability_id]
+    ctx = effects.Context(region, 0, NO_ONE, "vp_governor_tiles")
+    picks = effects.feasible_options(g, p, ability, ctx, full=False)
+    if not picks:
+        return
+    pick = g.ask(p.seat, "bonus", picks, {"ability": ability_id})
+    if g.log is not None:
+        g.say(f"  Governor bonus: {ability.text}")
+    effects.resolve_steps(g, p, ability.options[pick], ctx)
 
 
 # --- Walls --------------------------------------------------------------------------------
@@ -198,7 +210,8 @@ def wall_payments(p: PlayerState, cost: int) -> list[tuple[int, ...]]:
 
 
 def build_wall(g: Game, p: PlayerState, section_index: int, slot: int) -> None:
-    """Place a Wall; the section's first builder may attach its Emperor tile to a tableau card."""
+    """Place a Wall; the section's first builder, once they have played a Unification action,
+    attaches its Emperor tile to a tableau card (an Alchemist card may receive it)."""
     section = g.state.walls[section_index]
     first = all(h == NO_ONE for h in section.slots)
     section.slots[slot] = p.seat
@@ -212,8 +225,9 @@ def build_wall(g: Game, p: PlayerState, section_index: int, slot: int) -> None:
     section.first_builder = p.seat
     if section.emperor_tile == NO_ONE:
         return
-    targets = [c for c in p.tableau_cards() if c not in p.emperor]
-    if not targets:
+    cards = p.tableau_cards()
+    targets = [c for c in cards if c not in p.emperor]
+    if not targets or not played_unification(g, cards):
         return  # the tile stays on the section, unclaimed for good
     action = g.t.box.emperor_tiles[section.emperor_tile].action
     card = g.ask(p.seat, "emperor", targets, {"action": action, "section": section_index})
@@ -223,6 +237,13 @@ def build_wall(g: Game, p: PlayerState, section_index: int, slot: int) -> None:
     count(p, "n_emperor_tiles")
     if g.log is not None:
         g.say(f"  puts the Emperor tile ({action}) on {g.t.card_name[card]}")
+
+
+def played_unification(g: Game, cards: list[int]) -> bool:
+    """Has a Unification action been played? Only that action tucks a Unification card, so one
+    in the tableau says so; Alchemist cards placed there do not."""
+    card_type = g.t.card_type
+    return any(card_type[c] != ALCHEMIST for c in cards)
 
 
 # --- officials and workers ----------------------------------------------------------------

@@ -104,26 +104,19 @@ def new_turn_order(g: Game) -> None:
 
 
 def unlock_payments(g: Game, p: PlayerState) -> list[tuple[int, ...]]:
-    """Token combinations worth exactly the unlock cost; a large token is coded as suit + 3."""
-    rules = g.rules
-    return list(_payments(tuple(p.tokens), tuple(p.large), rules.unlock_cost,
-                          rules.large_token_value))
+    """Ways to pay one soldier: any ``unlock_cost`` tokens, a large token counting as one token
+    (its value matters only for the rewards). A large token is coded as suit + 3."""
+    return list(_payments((*p.tokens, *p.large), g.rules.unlock_cost))
 
 
 @lru_cache(maxsize=4096)
-def _payments(held: tuple[int, ...], large: tuple[int, ...], cost: int,
-              large_value: int) -> tuple[tuple[int, ...], ...]:
-    """``unlock_payments`` for these holdings (a pure function, asked often with the same)."""
-    payments = []
-    for n_large in range(cost // large_value + 1):
-        n_small = cost - n_large * large_value
-        for larges in combinations_with_replacement(range(3), n_large):
-            if any(larges.count(s) > large[s] for s in set(larges)):
-                continue
-            for smalls in combinations_with_replacement(range(3), n_small):
-                if all(smalls.count(s) <= held[s] for s in set(smalls)):
-                    payments.append(smalls + tuple(s + LARGE for s in larges))
-    return tuple(payments)
+def _payments(held: tuple[int, ...], cost: int) -> tuple[tuple[int, ...], ...]:
+    """``unlock_payments`` for these holdings, small suits then large suits (a pure function,
+    asked often with the same)."""
+    return tuple(
+        combo for combo in combinations_with_replacement(range(2 * LARGE), cost)
+        if all(combo.count(code) <= held[code] for code in set(combo))
+    )
 
 
 def unlock_with_tokens(g: Game, p: PlayerState) -> None:

@@ -1,11 +1,12 @@
-"""Setting up a 2–4 player game: every random draw of the setup comes from the game's RNG."""
+"""Setting up a 2–4 player game: every random draw of the setup comes from the game's RNG,
+including each seat's colour (and so its Alchemist set)."""
 
 from __future__ import annotations
 
 import random
 from typing import TYPE_CHECKING
 
-from zsim.components.schema import SUITS
+from zsim.components.schema import COLOURS, SUITS
 from zsim.rules import constraints, effects
 from zsim.rules.tables import REGION_INDEX
 from zsim.state import NO_ONE, GameState, MausoleumSpot, WallSection
@@ -57,12 +58,14 @@ def build_state(g: Game, options: GameOptions, rng: random.Random) -> GameState:
         rng.shuffle(deck)
         state.decks[suit] = deck
         state.supply[suit] = rules.small_tokens[n]
+    colours = rng.sample(range(len(COLOURS)), n)
     for p in state.players:
+        p.colour = colours[p.seat]
         p.official_supply = [rules.officials_per_type] * 3
         p.governors, p.palaces, p.walls = rules.governors, rules.palaces, rules.walls
         p.soldiers = rules.soldiers - rules.soldiers_unlocked_at_start
         p.entrance = rules.soldiers_unlocked_at_start
-        p.alchemist_supply = list(t.alchemist_sets[p.seat % len(t.alchemist_sets)])
+        p.alchemist_supply = list(t.alchemist_sets[p.colour])
     first = rng.randrange(n)
     state.turn_order = [(first + i) % n for i in range(n)]
     return state

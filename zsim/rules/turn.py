@@ -68,7 +68,7 @@ def court_actions(g: Game, p: PlayerState) -> list[int]:
         actions.append(RECRUIT)
     if hire_regions(g, p):
         actions.append(HIRE)
-    if p.ship < len(g.t.box.board.elixir.vp) - 1:
+    if not pieces.ship_at_end(g, p):
         actions.append(ELIXIR)
     if palace_regions(g, p):
         actions.append(PALACE)

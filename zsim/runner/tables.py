@@ -26,7 +26,8 @@ _S, _I, _B, _F = pa.string(), pa.int64(), pa.bool_(), pa.float64()
 BASE: dict[str, pa.Schema] = {
     "players": pa.schema(
         [("run_id", _S), ("game", _I), ("seed", _I), ("n_players", _I), ("seat", _I),
-         ("strategy", _S), ("vp_total", _I), ("rank", _I), ("winner", _B), ("win_share", _F)]
+         ("strategy", _S), ("colour", _S), ("vp_total", _I), ("rank", _I), ("winner", _B),
+         ("win_share", _F)]
         + [(category, _I) for category in CATEGORIES]),
     "games": pa.schema(
         [("run_id", _S), ("game", _I), ("seed", _I), ("n_players", _I), ("strategies", _S),

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from strategies.human import describe, question
-from zsim.components.schema import COURT_ACTIONS, OFFICIALS, REGIONS, SUITS
-from zsim.game import COLORS, Game, GameResult
+from zsim.components.schema import COLOURS, COURT_ACTIONS, OFFICIALS, REGIONS, SUITS
+from zsim.game import Game, GameResult
 from zsim.rules.scoring import CATEGORIES, IN_GAME_CATEGORIES
 from zsim.rules.tables import CARD_TYPES
 from zsim.state import GameState, PlayerState
@@ -34,7 +34,7 @@ FORMAT = 1  # the record's layout version, read by the page
 
 def seat_colour(game: Game, seat: int) -> str:
     """The colour a seat plays (the one place the viewer reads it)."""
-    return COLORS[seat]
+    return COLOURS[game.state.players[seat].colour]
 
 
 @dataclass
