@@ -153,6 +153,10 @@ def fit_seat_model(players: pd.DataFrame) -> SeatModel:
     rows = model.effects.set_index(["term", "level"])
     for term, levels in terms.items():
         columns = [x.columns.get_loc(c) for c in _dummies(fitted.head(0), term, levels)]
+        if not np.isfinite(cov[np.ix_(columns, columns)]).all():
+            # Clustered errors need more games than the model has parameters.
+            refused[term] = f"too few games ({games}) to estimate its effect"
+            continue
         restriction = np.zeros((len(columns), len(params)))
         restriction[np.arange(len(columns)), columns] = 1
         model.tests[term] = float(fit.wald_test(restriction, scalar=True).pvalue)
