@@ -141,3 +141,27 @@ def test_a_constraint_impossible_for_one_of_the_player_counts_is_refused_at_once
     with pytest.raises(ExperimentError, match="with 4 players"):
         start_run(experiment, tmp_path / "run")
     assert not (tmp_path / "run" / "players.parquet").exists()
+
+
+def test_a_colour_and_its_alchemist_set_are_forced_or_kept_out(box):
+    """Colours are dealt at random (RULINGS 27c); with fewer than four players a colour, and so
+    its Alchemist set, can be forced into play or kept out."""
+    from zsim.components.schema import COLOURS
+
+    def dealt(variants: list[str]) -> list[list[str]]:
+        options = GameOptions().with_variants(variants)
+        games = [Game(box, [resolve("random"), resolve("random")], seed, options)
+                 for seed in SEEDS]
+        for game in games:  # each player holds the Alchemist set of the colour dealt
+            for p in game.state.players:
+                assert p.alchemist_supply == list(game.t.alchemist_sets[p.colour])
+        return [[COLOURS[p.colour] for p in game.state.players] for game in games]
+
+    free = dealt([])
+    assert 0 < sum("Blue" in c for c in free) < len(free)
+    assert all("Blue" in c for c in dealt(["setup.force.colours=Blue"]))
+    assert not any("Blue" in c for c in dealt(["setup.exclude.colours=Blue"]))
+    with pytest.raises(OptionError, match="excluding Blue leaves 3"):
+        _setups(box, ["setup.exclude.colours=Blue"], 4, seeds=[0])
+    with pytest.raises(OptionError, match=r"unknown colour .* 'Green'"):
+        _setups(box, ["setup.force.colours=Green"], 2, seeds=[0])

@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from zsim.components.schema import COLOURS
 from zsim.options import OptionError
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ KINDS = {
     "starting_tiles": "Starting tile",
     "master_alchemists": "Master Alchemist",
     "mausoleum_layout": "Mausoleum layout (spot:condition)",
+    "colours": "colour (and its Alchemist set)",
 }
 MODES = ("force", "exclude")
 BLANK_GOVERNOR = "gov_blank"
@@ -77,6 +79,7 @@ def _pools(box: Box, t: Tables, n: int) -> dict[str, tuple[list[str], int]]:
                            n * rules.starting_tiles_dealt),
         "master_alchemists": ([m.id for m in box.master_alchemists],
                               min(n, len(box.master_alchemists))),
+        "colours": (list(COLOURS), n),
     }
 
 

@@ -59,6 +59,9 @@ def build_state(g: Game, options: GameOptions, rng: random.Random) -> GameState:
         state.decks[suit] = deck
         state.supply[suit] = rules.small_tokens[n]
     colours = rng.sample(range(len(COLOURS)), n)
+    colours = constraints.settle(options, "colours",
+                                 colours + [c for c in range(len(COLOURS)) if c not in colours],
+                                 n, COLOURS.__getitem__)
     for p in state.players:
         p.colour = colours[p.seat]
         p.official_supply = [rules.officials_per_type] * 3
