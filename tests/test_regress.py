@@ -17,11 +17,15 @@ from zsim.components import default_box_dir
 from zsim.regress import (
     Baseline,
     BaselineError,
+    Recording,
     compare,
+    comparisons,
     dump_baseline,
     games_needed,
     load_baseline,
+    record,
     summarize,
+    table_path,
     verdict,
 )
 from zsim.runner import Experiment
@@ -67,7 +71,7 @@ def baseline(experiment_file: Path) -> Path:
 def run_dir(experiment_file: Path, baseline: Path) -> Path:
     """The baseline's experiment played again through the runner's Python API."""
     out = experiment_file.parent / "run"
-    start_run(load_baseline(baseline).to_experiment("test"), out)
+    start_run(load_baseline(baseline).summary.to_experiment("test"), out)
     return out
 
 
@@ -86,7 +90,8 @@ def test_recording_again_gives_the_same_file_with_one_line_per_column(baseline):
     assert regress("--baseline", str(baseline), "--update").exit_code == 0
     assert baseline.read_text() == before
     assert before.startswith("# zsim regression baseline")
-    assert "vp_palaces: {mean: " in before and "tolerance: {vp: 1.0, win_rate: 0.02}" in before
+    assert "vp_palaces: {mean: " in before and "quantiles: [0.1, 0.5, 0.9]" in before
+    assert "tolerance: {distribution: 0.05, quantile: 1.0, vp: 0.5, win_rate: 0.02}" in before
 
 
 def test_a_run_directory_compares_with_a_baseline_and_with_another_run(baseline, run_dir):
@@ -106,8 +111,9 @@ def test_palace_vp_6_to_8_is_detected(baseline, box_copy):
     finally:
         board.write_text(original)
     assert result.exit_code == 1, result.output
-    alarm = next(line for line in result.output.splitlines() if "ALARM" in line)
-    assert "vp_palaces" in alarm
+    alarms = [line.split() for line in result.output.splitlines() if "ALARM" in line]
+    assert ["basic", "2", "vp_palaces"] in [line[:3] for line in alarms]
+    assert "tests: paired on 100 common games" in result.output
     assert "component files: digest" in result.output
     assert "FAIL" in result.output
 
@@ -116,6 +122,7 @@ def test_another_master_seed_does_not_alarm(baseline):
     result = regress("--baseline", str(baseline), "--seed", str(SEED + 1))
     assert result.exit_code == 0, result.output
     assert "identical" not in result.output and "seed: 11 -> 12" in result.output
+    assert "tests: unpaired, the runs played other seeds" in result.output
 
 
 def test_the_report_gives_a_sample_size_for_each_tolerance(baseline):
@@ -140,7 +147,8 @@ def test_a_baseline_of_another_lineup_is_a_clear_error(baseline, tmp_path):
 
 @pytest.mark.parametrize("edit, message", [
     (lambda text: text + "\n  - [unclosed", "not valid YAML"),
-    (lambda text: text.replace("format: 1", "format: 7"), "key 'format'"),
+    (lambda text: text.replace("format: 2", "format: 7"), "key 'format'"),
+    (lambda text: text.replace("quantiles: [0.1,", "quantiles: [1.5,"), "key 'quantiles'"),
     (lambda text: text.replace("fingerprint:", "fingerprints:"), "key 'fingerprint'"),
     (lambda text: text.replace("sd: ", "sd: -", 1), ".vp.vp_"),
     (lambda text: text.replace("win_rate: 0.02", "win_rate: 0.02, vp_nothing: 1"),
@@ -150,6 +158,7 @@ def test_a_baseline_of_another_lineup_is_a_clear_error(baseline, tmp_path):
 def test_a_malformed_baseline_names_the_file_and_key(baseline, tmp_path, edit, message):
     bad = tmp_path / "bad.yaml"
     bad.write_text(edit(baseline.read_text()))
+    shutil.copy(table_path(baseline), tmp_path)  # the table it names, so only the edit is wrong
     result = regress("--baseline", str(bad), "--against", str(baseline))
     assert result.exit_code == 2, result.output
     assert str(bad) in result.output and message in result.output
@@ -184,22 +193,28 @@ def synthetic(shift: dict[str, float] | None = None, games: int = 400,
     return pd.DataFrame(rows)
 
 
+EXPERIMENT = Experiment(name="synthetic", games=400, players=[2], strategies=["a", "b"])
+
+
 def summary(frame: pd.DataFrame) -> Baseline:
-    experiment = Experiment(name="synthetic", games=400, players=[2], strategies=["a", "b"])
-    return summarize(frame, experiment=experiment)
+    return summarize(frame, experiment=EXPERIMENT)
+
+
+def recording(frame: pd.DataFrame) -> Recording:
+    return record(frame, experiment=EXPERIMENT)
 
 
 def test_a_shift_alarms_only_when_significant_and_beyond_tolerance():
-    base = summary(synthetic())
-    same = compare(base, summary(synthetic(seed=1)))
+    base = recording(synthetic())
+    same = compare(base, recording(synthetic(seed=1)))
     assert not same["alarm"].any()
-    moved = compare(base, summary(synthetic({"vp_palaces": 3}, seed=1)))
+    moved = compare(base, recording(synthetic({"vp_palaces": 3}, seed=1)))
     alarms = moved[moved["alarm"]]
     assert set(alarms["metric"]) <= {"vp_palaces", "vp_total"} and "vp_palaces" in set(
         alarms["metric"])
-    assert verdict(base, summary(synthetic(seed=1)), moved).alarms == len(alarms)
-    tolerant = base.with_settings({"vp": 5})
-    relaxed = compare(tolerant, summary(synthetic({"vp_palaces": 3}, seed=1)))
+    assert verdict(base.summary, summary(synthetic(seed=1)), moved).alarms == len(alarms)
+    tolerant = base.with_settings({"vp": 5, "quantile": 5, "distribution": 0.5})
+    relaxed = compare(tolerant, recording(synthetic({"vp_palaces": 3}, seed=1)))
     assert relaxed["significant"].any() and not relaxed["alarm"].any()
 
 
@@ -226,11 +241,13 @@ def test_the_projects_own_box_is_recorded_as_null_so_baselines_travel():
 def test_games_needed_follows_the_power_calculation():
     base = summary(synthetic())
     needed = games_needed(base)
-    level = base.alpha / (2 * (len(base.metrics) + 1))
+    # 2 groups x (3 VP columns x (mean, KS, 3 quantiles) + win rate)
+    assert comparisons(base) == 2 * (3 * 5 + 1)
+    level = base.alpha / comparisons(base)
     sd = max(base.groups[s][2].vp["vp_walls"].sd for s in "ab")
-    by_hand = 2 * ((norm.isf(level / 2) + norm.ppf(0.9)) * sd / 1.0) ** 2
+    by_hand = 2 * ((norm.isf(level / 2) + norm.ppf(0.9)) * sd / 0.5) ** 2
     assert needed.loc["vp_walls", "games"] == pytest.approx(by_hand, rel=0.01)
-    assert games_needed(base.with_settings({"vp": 2})).loc["vp_walls", "games"] < by_hand
+    assert games_needed(base.with_settings({"vp": 1})).loc["vp_walls", "games"] < by_hand
     stricter = games_needed(base.with_settings(alpha=0.001))
     assert (stricter["games"] > needed["games"]).all()
     # The shift the baseline's own games detect is the tolerance they would be enough for.
@@ -241,8 +258,8 @@ def test_games_needed_follows_the_power_calculation():
 
 
 def test_a_mismatch_in_vp_columns_is_refused():
-    base = summary(synthetic())
-    fewer = summary(synthetic().drop(columns=["vp_walls"]))
+    base = recording(synthetic())
+    fewer = recording(synthetic().drop(columns=["vp_walls"]))
     with pytest.raises(BaselineError, match="VP columns differ"):
         compare(base, fewer)
 
