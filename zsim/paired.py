@@ -72,7 +72,7 @@ def mean_shift(before: ArrayLike, after: ArrayLike, paired: bool,
     d = b - a
     sd = float(d.std(ddof=1))
     mean = float(d.mean())
-    if sd == 0:
+    if sd <= 1e-12 * max(1.0, abs(mean)):  # rounding aside, every game moved by ``mean``
         return Shift(mean, mean, mean, 1.0 if mean == 0 else 0.0, gain=math.inf, sd=0.0)
     result = scipy.stats.ttest_1samp(d, 0.0)
     interval = result.confidence_interval(confidence)

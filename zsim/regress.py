@@ -458,7 +458,7 @@ def paired_on_seeds(base: pd.DataFrame, now: pd.DataFrame) -> bool:
 
 
 def compare(baseline: Recording, now: Recording, *, paired: bool | None = None,
-            distributions: bool = True) -> pd.DataFrame:
+            distributions: bool = True, resamples: int = 500) -> pd.DataFrame:
     """One row per strategy x player count x comparison: every VP mean and the win rate
     (``kind`` "mean"), and for every VP column its whole distribution ("distribution") and
     each of the baseline's quantile levels ("quantile", with ``level``).
@@ -467,7 +467,8 @@ def compare(baseline: Recording, now: Recording, *, paired: bool | None = None,
     the choice) the games pair: means and win rates are tested on per-game differences (paired
     t), quantile intervals come from a paired bootstrap. Otherwise the tests are unpaired
     (Welch, two-proportion z, independent bootstrap). ``distributions=False`` leaves out the
-    distribution and quantile rows (the means-only gate, for calibration).
+    distribution and quantile rows (the means-only gate, for calibration). ``resamples`` is the
+    size of the quantile intervals' bootstrap; the verdict does not depend on it.
 
     Columns: the two values, ``diff`` (now - baseline; for a distribution the KS distance,
     located ``at``) with its 95% interval, the test and its p-value, ``p_holm`` (Holm across
@@ -512,7 +513,8 @@ def compare(baseline: Recording, now: Recording, *, paired: bool | None = None,
                          "tolerance": reference.tolerance[DISTRIBUTION]})
             for level, (q_old, q_new, shift) in zip(
                     reference.quantiles,
-                    quantile_shifts(x, y, reference.quantiles, pair, CONFIDENCE), strict=True):
+                    quantile_shifts(x, y, reference.quantiles, pair, CONFIDENCE, resamples),
+                    strict=True):
                 rows.append({**base, "metric": metric, "kind": QUANTILE, "level": level,
                              "baseline": q_old, "now": q_new, **_shift(shift),
                              "test": "paired bootstrap" if pair else "bootstrap",
