@@ -60,14 +60,16 @@ class RegressError(click.ClickException):
               help="Compare this run directory (or baseline file) instead of re-running the "
                    "baseline's experiment.")
 @click.option("--update", is_flag=True,
-              help="Write a new baseline to FILE (from --against, --experiment, or FILE's own "
-                   "experiment re-run), showing what moved against the old one.")
+              help="Write a new baseline to FILE and its per-game table beside it (from "
+                   "--against, --experiment, or FILE's own experiment re-run), showing what "
+                   "moved against the old one.")
 @click.option("--experiment", "experiment_file",
               type=click.Path(dir_okay=False, exists=True, path_type=Path),
               help="With --update: the experiment to record (default: the old baseline's).")
 @click.option("--tolerance", "tolerances", multiple=True, metavar="KEY=VALUE",
-              help="Tolerance override, repeatable: vp=1 (any VP mean), win_rate=0.02, or a "
-                   "column such as vp_total=2. Stored by --update.")
+              help="Tolerance override, repeatable: vp=0.5 (any VP mean), win_rate=0.02, "
+                   "quantile=1 (VP), distribution=0.05 (KS distance), or a column such as "
+                   "vp_total=2. Stored by --update.")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
               help="Family-wise significance level (Holm); stored by --update.")
 @click.option("--quantiles", metavar="Q,Q,...",
