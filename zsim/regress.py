@@ -465,8 +465,9 @@ def compare(baseline: Recording, now: Recording, *, paired: bool | None = None,
 
     When the current run replays the baseline's seeds (``paired_on_seeds``; ``paired`` forces
     the choice) the games pair: means and win rates are tested on per-game differences (paired
-    t), quantile intervals come from a paired bootstrap. Otherwise the tests are unpaired
-    (Welch, two-proportion z, independent bootstrap). ``distributions=False`` leaves out the
+    t), quantile shifts by McNemar's form of Mood's test with paired bootstrap intervals.
+    Otherwise the tests are unpaired (Welch, two-proportion z, Mood's test with independent
+    bootstrap intervals). ``distributions=False`` leaves out the
     distribution and quantile rows (the means-only gate, for calibration). ``resamples`` is the
     size of the quantile intervals' bootstrap; the verdict does not depend on it.
 
@@ -517,7 +518,7 @@ def compare(baseline: Recording, now: Recording, *, paired: bool | None = None,
                     strict=True):
                 rows.append({**base, "metric": metric, "kind": QUANTILE, "level": level,
                              "baseline": q_old, "now": q_new, **_shift(shift),
-                             "test": "paired bootstrap" if pair else "bootstrap",
+                             "test": "Mood/McNemar" if pair else "Mood",
                              "tolerance": reference.tolerance[QUANTILE]})
     table = pd.DataFrame(rows).reindex(columns=_COLUMNS)
     table["p_holm"] = holm(table["p"].tolist())

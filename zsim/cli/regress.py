@@ -265,11 +265,11 @@ def _tests_used(table: pd.DataFrame) -> list[str]:
     if not table.attrs.get("paired"):
         return [f"tests: unpaired, the runs played other seeds: Welch t for VP means, "
                 f"two-proportion z for win rates, Kolmogorov-Smirnov for distributions, "
-                f"bootstrap intervals for quantiles; Holm over {tests} tests"]
+                f"Mood's test with bootstrap intervals for quantiles; Holm over {tests} tests"]
     games = int(table.attrs["games"])
     lines = [f"tests: paired on {games:,} common games (same seeds): paired t for VP means "
-             f"and win rates, Kolmogorov-Smirnov for distributions, paired bootstrap for "
-             f"quantiles; Holm over {tests} tests"]
+             f"and win rates, Kolmogorov-Smirnov for distributions, Mood's test (McNemar) "
+             f"with paired bootstrap intervals for quantiles; Holm over {tests} tests"]
     gains = table.loc[table["kind"] == "mean", "gain"]
     finite = gains[np.isfinite(gains)]
     exact = int(np.isinf(gains).sum())
