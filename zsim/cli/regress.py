@@ -270,16 +270,20 @@ def _tests_used(table: pd.DataFrame) -> list[str]:
     lines = [f"tests: paired on {games:,} common games (same seeds): paired t for VP means "
              f"and win rates, Kolmogorov-Smirnov for distributions, Mood's test (McNemar) "
              f"with paired bootstrap intervals for quantiles; Holm over {tests} tests"]
-    gains = table.loc[table["kind"] == "mean", "gain"]
-    finite = gains[np.isfinite(gains)]
-    exact = int(np.isinf(gains).sum())
+    means = table[table["kind"] == "mean"]
+    finite = means.loc[np.isfinite(means["gain"]), "gain"]
+    exact = means[np.isinf(means["gain"])]
+    constant = int((exact["diff"] != 0).sum())
+    same = [f"{constant} moved by the same amount in every game"] if constant else []
+    if len(exact) > constant:
+        same.append(f"{len(exact) - constant} did not move in any game")
     if len(finite):
         lines.append(f"variance reduction of the paired mean tests against two independent "
                      f"runs: {finite.min():.3g}x to {finite.max():.3g}x (median "
                      f"{finite.median():.3g}x) over {len(finite)} comparisons"
-                     + (f"; {exact} moved by the same amount in every game" if exact else ""))
-    elif exact:
-        lines.append(f"every changed mean moved by the same amount in every game ({exact})")
+                     + "".join(f"; {part}" for part in same))
+    elif same:
+        lines.append("the means need no variance reduction: " + "; ".join(same))
     return lines
 
 
