@@ -1,29 +1,40 @@
-"""``zsim regress``: identical replays, a detected rules change, quiet noise, clear errors."""
+"""``zsim regress``: identical replays, detected rules changes (paired on the baseline's seeds),
+distribution shifts, quiet noise, the per-game table, clear errors."""
 
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
 
+import matplotlib.image
 import numpy as np
 import pandas as pd
 import pytest
 import yaml
 from click.testing import CliRunner, Result
-from scipy.stats import norm, ttest_ind_from_stats
+from scipy.stats import ks_2samp, norm, ttest_ind, ttest_ind_from_stats, ttest_rel
 
 from zsim.cli import main
 from zsim.components import default_box_dir
+from zsim.paired import distribution_shift, mean_shift, quantile_shifts
 from zsim.regress import (
     Baseline,
     BaselineError,
+    Recording,
     compare,
+    comparisons,
     dump_baseline,
     games_needed,
     load_baseline,
+    paired_on_seeds,
+    read_run,
+    record,
     summarize,
+    table_digest,
+    table_path,
     verdict,
 )
+from zsim.regress_figures import figure_name
 from zsim.runner import Experiment
 from zsim.runner.batch import start_run
 from zsim.stats import two_proportion_test, welch_test_from_stats
@@ -67,7 +78,7 @@ def baseline(experiment_file: Path) -> Path:
 def run_dir(experiment_file: Path, baseline: Path) -> Path:
     """The baseline's experiment played again through the runner's Python API."""
     out = experiment_file.parent / "run"
-    start_run(load_baseline(baseline).to_experiment("test"), out)
+    start_run(load_baseline(baseline).summary.to_experiment("test"), out)
     return out
 
 
@@ -86,7 +97,8 @@ def test_recording_again_gives_the_same_file_with_one_line_per_column(baseline):
     assert regress("--baseline", str(baseline), "--update").exit_code == 0
     assert baseline.read_text() == before
     assert before.startswith("# zsim regression baseline")
-    assert "vp_palaces: {mean: " in before and "tolerance: {vp: 1.0, win_rate: 0.02}" in before
+    assert "vp_palaces: {mean: " in before and "quantiles: [0.1, 0.5, 0.9]" in before
+    assert "tolerance: {distribution: 0.05, quantile: 1.0, vp: 0.5, win_rate: 0.02}" in before
 
 
 def test_a_run_directory_compares_with_a_baseline_and_with_another_run(baseline, run_dir):
@@ -106,8 +118,9 @@ def test_palace_vp_6_to_8_is_detected(baseline, box_copy):
     finally:
         board.write_text(original)
     assert result.exit_code == 1, result.output
-    alarm = next(line for line in result.output.splitlines() if "ALARM" in line)
-    assert "vp_palaces" in alarm
+    alarms = [line.split() for line in result.output.splitlines() if "ALARM" in line]
+    assert ["basic", "2", "vp_palaces"] in [line[:3] for line in alarms]
+    assert "tests: paired on 100 common games" in result.output
     assert "component files: digest" in result.output
     assert "FAIL" in result.output
 
@@ -116,6 +129,7 @@ def test_another_master_seed_does_not_alarm(baseline):
     result = regress("--baseline", str(baseline), "--seed", str(SEED + 1))
     assert result.exit_code == 0, result.output
     assert "identical" not in result.output and "seed: 11 -> 12" in result.output
+    assert "tests: unpaired, the runs played other seeds" in result.output
 
 
 def test_the_report_gives_a_sample_size_for_each_tolerance(baseline):
@@ -140,7 +154,8 @@ def test_a_baseline_of_another_lineup_is_a_clear_error(baseline, tmp_path):
 
 @pytest.mark.parametrize("edit, message", [
     (lambda text: text + "\n  - [unclosed", "not valid YAML"),
-    (lambda text: text.replace("format: 1", "format: 7"), "key 'format'"),
+    (lambda text: text.replace("format: 2", "format: 7"), "key 'format'"),
+    (lambda text: text.replace("quantiles: [0.1,", "quantiles: [1.5,"), "key 'quantiles'"),
     (lambda text: text.replace("fingerprint:", "fingerprints:"), "key 'fingerprint'"),
     (lambda text: text.replace("sd: ", "sd: -", 1), ".vp.vp_"),
     (lambda text: text.replace("win_rate: 0.02", "win_rate: 0.02, vp_nothing: 1"),
@@ -150,6 +165,7 @@ def test_a_baseline_of_another_lineup_is_a_clear_error(baseline, tmp_path):
 def test_a_malformed_baseline_names_the_file_and_key(baseline, tmp_path, edit, message):
     bad = tmp_path / "bad.yaml"
     bad.write_text(edit(baseline.read_text()))
+    shutil.copy(table_path(baseline), tmp_path)  # the table it names, so only the edit is wrong
     result = regress("--baseline", str(bad), "--against", str(baseline))
     assert result.exit_code == 2, result.output
     assert str(bad) in result.output and message in result.output
@@ -184,22 +200,28 @@ def synthetic(shift: dict[str, float] | None = None, games: int = 400,
     return pd.DataFrame(rows)
 
 
+EXPERIMENT = Experiment(name="synthetic", games=400, players=[2], strategies=["a", "b"])
+
+
 def summary(frame: pd.DataFrame) -> Baseline:
-    experiment = Experiment(name="synthetic", games=400, players=[2], strategies=["a", "b"])
-    return summarize(frame, experiment=experiment)
+    return summarize(frame, experiment=EXPERIMENT)
+
+
+def recording(frame: pd.DataFrame) -> Recording:
+    return record(frame, experiment=EXPERIMENT)
 
 
 def test_a_shift_alarms_only_when_significant_and_beyond_tolerance():
-    base = summary(synthetic())
-    same = compare(base, summary(synthetic(seed=1)))
+    base = recording(synthetic())
+    same = compare(base, recording(synthetic(seed=1)))
     assert not same["alarm"].any()
-    moved = compare(base, summary(synthetic({"vp_palaces": 3}, seed=1)))
+    moved = compare(base, recording(synthetic({"vp_palaces": 3}, seed=1)))
     alarms = moved[moved["alarm"]]
     assert set(alarms["metric"]) <= {"vp_palaces", "vp_total"} and "vp_palaces" in set(
         alarms["metric"])
-    assert verdict(base, summary(synthetic(seed=1)), moved).alarms == len(alarms)
-    tolerant = base.with_settings({"vp": 5})
-    relaxed = compare(tolerant, summary(synthetic({"vp_palaces": 3}, seed=1)))
+    assert verdict(base.summary, summary(synthetic(seed=1)), moved).alarms == len(alarms)
+    tolerant = base.with_settings({"vp": 5, "quantile": 5, "distribution": 0.5})
+    relaxed = compare(tolerant, recording(synthetic({"vp_palaces": 3}, seed=1)))
     assert relaxed["significant"].any() and not relaxed["alarm"].any()
 
 
@@ -226,11 +248,13 @@ def test_the_projects_own_box_is_recorded_as_null_so_baselines_travel():
 def test_games_needed_follows_the_power_calculation():
     base = summary(synthetic())
     needed = games_needed(base)
-    level = base.alpha / (2 * (len(base.metrics) + 1))
+    # 2 groups x (3 VP columns x (mean, KS, 3 quantiles) + win rate)
+    assert comparisons(base) == 2 * (3 * 5 + 1)
+    level = base.alpha / comparisons(base)
     sd = max(base.groups[s][2].vp["vp_walls"].sd for s in "ab")
-    by_hand = 2 * ((norm.isf(level / 2) + norm.ppf(0.9)) * sd / 1.0) ** 2
+    by_hand = 2 * ((norm.isf(level / 2) + norm.ppf(0.9)) * sd / 0.5) ** 2
     assert needed.loc["vp_walls", "games"] == pytest.approx(by_hand, rel=0.01)
-    assert games_needed(base.with_settings({"vp": 2})).loc["vp_walls", "games"] < by_hand
+    assert games_needed(base.with_settings({"vp": 1})).loc["vp_walls", "games"] < by_hand
     stricter = games_needed(base.with_settings(alpha=0.001))
     assert (stricter["games"] > needed["games"]).all()
     # The shift the baseline's own games detect is the tolerance they would be enough for.
@@ -241,8 +265,8 @@ def test_games_needed_follows_the_power_calculation():
 
 
 def test_a_mismatch_in_vp_columns_is_refused():
-    base = summary(synthetic())
-    fewer = summary(synthetic().drop(columns=["vp_walls"]))
+    base = recording(synthetic())
+    fewer = recording(synthetic().drop(columns=["vp_walls"]))
     with pytest.raises(BaselineError, match="VP columns differ"):
         compare(base, fewer)
 
@@ -256,3 +280,186 @@ def test_welch_and_two_proportion_tests_from_summary_statistics():
     diff, low, high, p = two_proportion_test(30.5, 100, 40.25, 100)
     assert diff == pytest.approx(0.0975) and low < diff < high and 0 < p < 1
     assert two_proportion_test(0, 50, 0, 60)[3] == 1.0
+
+
+# --- the per-game table ------------------------------------------------------------------
+
+
+def test_the_baseline_keeps_every_players_scores_beside_it_with_their_digest(baseline):
+    table = table_path(baseline)
+    assert table.is_file() and table.stat().st_size < 100_000
+    players = pd.read_parquet(table)
+    assert len(players) == GAMES * 2 and players["game"].nunique() == GAMES
+    assert {"seed", "seat", "strategy", "rank", "win_share", "vp_total", "vp_palaces",
+            "unification_board", "first_player"} <= set(players.columns)
+    assert not any(c.startswith("n_") and c != "n_players" for c in players.columns)
+    summary = yaml.safe_load(baseline.read_text())
+    assert summary["per_game"] == {"file": table.name, "digest": table_digest(players)}
+    # The summary is the table's: recompute a mean from the Parquet with plain pandas.
+    per_game_palaces = players.groupby("game")["vp_palaces"].mean()
+    assert summary["groups"]["basic"][2]["vp"]["vp_palaces"]["mean"] == pytest.approx(
+        per_game_palaces.mean(), abs=1e-4)
+    before = table.read_bytes()
+    assert regress("--baseline", str(baseline), "--update").exit_code == 0
+    assert table.read_bytes() == before
+
+
+def test_a_stale_or_missing_table_is_refused_and_update_repairs_it(baseline, run_dir, tmp_path):
+    copy = tmp_path / "copy.yaml"
+    copy.write_text(baseline.read_text().replace("file: small.parquet", "file: copy.parquet"))
+    players = pd.read_parquet(table_path(baseline))
+    players.loc[0, "vp_walls"] += 1  # a table that is not the recorded one
+    players.to_parquet(table_path(copy), index=False)
+    stale = regress("--baseline", str(copy), "--against", str(run_dir))
+    assert stale.exit_code == 2
+    assert "copy.parquet is not the one recorded with it" in stale.output
+    assert f"zsim regress --baseline {copy} --update" in stale.output
+    table_path(copy).unlink()
+    missing = regress("--baseline", str(copy), "--against", str(run_dir))
+    assert missing.exit_code == 2 and "cannot read its per-game table" in missing.output
+    repaired = regress("--baseline", str(copy), "--update", "--against", str(run_dir))
+    assert repaired.exit_code == 0, repaired.output
+    assert "not compared with the old baseline" in repaired.output
+    assert "identical" in regress("--baseline", str(copy), "--against", str(run_dir)).output
+
+
+# --- paired tests, distributions, figures ------------------------------------------------
+
+
+def test_a_one_vp_scoring_constant_alarms_because_the_games_pair(baseline, box_copy, tmp_path):
+    """+1 VP to every entry of the spare-soldier table: the bots value soldiers by differences
+    of the table, so no decision changes and every player gains exactly 1 VP."""
+    board = box_copy / "board.yaml"
+    original = board.read_text()
+    assert "extra_soldier_vp: [0, 2, 5, 9]" in original
+    board.write_text(original.replace("extra_soldier_vp: [0, 2, 5, 9]",
+                                      "extra_soldier_vp: [1, 3, 6, 10]"))
+    out = tmp_path / "replay"
+    try:
+        result = regress("--baseline", str(baseline), "--out", str(out))
+    finally:
+        board.write_text(original)
+    assert result.exit_code == 1, result.output
+    assert "no variance reduction: 2 moved by the same amount in every game" in result.output
+    alarms = {tuple(line.split()[:3]) for line in result.output.splitlines() if "ALARM" in line}
+    assert {("basic", "2", "vp_total"), ("basic", "2", "vp_extra_soldiers")} <= alarms
+    base, now = load_baseline(baseline), read_run(out)
+    paired = compare(base, now)
+    means = paired[(paired["kind"] == "mean") & paired["alarm"]]
+    assert set(means["metric"]) == {"vp_total", "vp_extra_soldiers"}
+    assert (means["diff"] == 1).all() and (means["test"] == "paired t").all()
+    # The same games compared as two independent runs: 100 games cannot see 1 VP in a mean.
+    unpaired = compare(base, now, paired=False)
+    assert not unpaired.loc[unpaired["kind"] == "mean", "significant"].any()
+    # One figure per alarm, beside the kept re-run, named after what alarmed.
+    drawn = sorted(p.name for p in (out / "alarms").iterdir())
+    assert drawn == sorted(figure_name(row) for _, row in paired[paired["alarm"]].iterrows())
+    assert "basic-2p-vp_extra_soldiers-mean.png" in drawn
+    image = matplotlib.image.imread(out / "alarms" / drawn[0])
+    assert image.shape[0] > 100 and image.shape[1] > 100
+
+
+def test_pairing_needs_the_same_seeds_under_the_same_game_numbers():
+    frame = synthetic(games=50)
+    assert paired_on_seeds(frame, frame.copy())
+    assert paired_on_seeds(frame, frame[frame["game"] < 20])  # fewer games of the same plan
+    reseeded = frame.assign(seed=frame["seed"] + 1000)
+    assert not paired_on_seeds(frame, reseeded)
+    with pytest.raises(BaselineError, match="other seeds"):
+        compare(recording(frame), recording(reseeded), paired=True)
+
+
+def spread_walls(frame: pd.DataFrame, factor: float) -> pd.DataFrame:
+    """The same games with every Wall score moved away from the mean: equal mean, wider."""
+    walls = 12 + factor * (frame["vp_walls"] - 12)
+    return frame.assign(vp_walls=walls, vp_total=frame["vp_total"] - frame["vp_walls"] + walls)
+
+
+def test_a_wider_spread_at_an_equal_mean_alarms_in_the_distribution_not_the_mean():
+    frame = synthetic()
+    table = compare(recording(frame), recording(spread_walls(frame, 1.6)))
+    walls = table[(table["metric"] == "vp_walls") & (table["strategy"] == "a")]
+    by_kind = walls.set_index(walls["kind"] + walls["level"].fillna(0).astype(str))
+    assert not by_kind.loc["mean0.0", "alarm"]
+    assert by_kind.loc["distribution0.0", "alarm"]
+    assert by_kind.loc["quantile0.1", "alarm"] and by_kind.loc["quantile0.1", "diff"] < -2
+    assert by_kind.loc["quantile0.9", "alarm"] and by_kind.loc["quantile0.9", "diff"] > 2
+    assert table.attrs["paired"] and (walls["test"] != "Welch t").all()
+
+
+def test_a_group_of_one_game_or_without_wins_is_tested_without_error():
+    one = synthetic(games=1)
+    table = compare(recording(one), recording(synthetic(games=1, seed=5)))
+    assert not table["alarm"].any() and table["p"].isna().all()
+    frame = synthetic()
+    frame["win_share"] = np.where(frame["strategy"] == "a", 1.0, 0.0)  # 'b' never wins
+    table = compare(recording(frame), recording(frame.copy()))
+    wins = table[table["metric"] == "win_rate"]
+    assert wins["p"].isna().all() and not wins["alarm"].any()
+    unpaired = compare(recording(frame), recording(frame.assign(seed=frame["seed"] + 1)))
+    assert (unpaired.loc[unpaired["metric"] == "win_rate", "p"] == 1).all()
+
+
+def test_games_needed_gives_paired_figures_from_the_differences():
+    frame = synthetic()
+    moved = frame.assign(vp_walls=frame["vp_walls"] + np.random.default_rng(3).normal(
+        0.2, 1.5, len(frame)))
+    base = recording(frame)
+    table = compare(base, recording(moved))
+    needed = games_needed(base.summary, table)
+    level = base.summary.alpha / comparisons(base.summary)
+    sd = table.loc[(table["metric"] == "vp_walls") & (table["kind"] == "mean"), "sd"].max()
+    by_hand = ((norm.isf(level / 2) + norm.ppf(0.9)) * sd / 0.5) ** 2
+    assert needed.loc["vp_walls", "paired"] == pytest.approx(by_hand, rel=0.01)
+    assert needed.loc["vp_walls", "paired"] < needed.loc["vp_walls", "games"] / 10
+    assert np.isnan(games_needed(base.summary).loc["vp_walls", "paired"])
+
+
+def test_quantile_levels_are_configurable_and_stored(baseline, tmp_path):
+    copy = tmp_path / "levels.yaml"
+    result = regress("--baseline", str(copy), "--update", "--against", str(baseline),
+                     "--quantiles", "0.75,0.25")
+    assert result.exit_code == 0, result.output
+    assert "quantiles: [0.25, 0.75]" in copy.read_text()
+    table = compare(load_baseline(copy), load_baseline(baseline))
+    assert set(table["level"].dropna()) == {0.25, 0.75}
+    assert regress("--baseline", str(copy), "--quantiles", "a,b").exit_code == 2
+    wrong = regress("--baseline", str(copy), "--against", str(baseline), "--quantiles", "1.5")
+    assert wrong.exit_code == 2 and "key 'quantiles'" in wrong.output
+
+
+# --- the statistics ----------------------------------------------------------------------
+
+
+def test_paired_and_unpaired_mean_tests_match_scipy():
+    rng = np.random.default_rng(4)
+    a = rng.normal(50, 10, 300)
+    b = a + rng.normal(0.5, 2, 300)
+    paired = mean_shift(a, b, paired=True)
+    assert paired.pvalue == pytest.approx(ttest_rel(b, a).pvalue)
+    assert paired.gain == pytest.approx((a.var(ddof=1) + b.var(ddof=1)) / (b - a).var(ddof=1))
+    unpaired = mean_shift(a, b, paired=False)
+    assert unpaired.pvalue == pytest.approx(ttest_ind(b, a, equal_var=False).pvalue)
+    constant = mean_shift(a, a + 1, paired=True)
+    assert (constant.diff, constant.pvalue, constant.gain) == (1.0, 0.0, np.inf)
+    assert np.isnan(mean_shift(np.ones(5), np.ones(5), paired=True).pvalue)
+    ks = distribution_shift(a, b)
+    assert ks.pvalue == pytest.approx(ks_2samp(a, b, method="asymp").pvalue)
+    assert ks.distance == pytest.approx(ks_2samp(a, b).statistic) and ks.distance > 0
+
+
+def test_quantile_shifts_and_their_test_hold_the_level():
+    rng = np.random.default_rng(5)
+    a = rng.integers(0, 30, 400).astype(float)
+    [(old, new, shift)] = quantile_shifts(a, a + 2, [0.1], paired=True)
+    assert (new - old, shift.diff, shift.low, shift.high) == (2, 2, 2, 2)
+    # Only the games that cross the pooled quantile tell (McNemar): here about a dozen.
+    assert shift.pvalue < 0.001
+    assert np.quantile(a, 0.1, method="inverted_cdf") == old
+    rejected = {True: 0, False: 0}
+    for _ in range(200):
+        x, y = rng.poisson(20, 100).astype(float), rng.poisson(20, 100).astype(float)
+        for paired in rejected:
+            rejected[paired] += sum(s.pvalue < 0.05 for _, _, s in quantile_shifts(
+                x, y, [0.1, 0.5, 0.9], paired, resamples=20))
+    assert all(count / 600 < 0.08 for count in rejected.values()), rejected

@@ -8,6 +8,8 @@ far fewer games detect a change than two independent runs would (common random n
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pandas as pd
 
 from zsim.rules.scoring import CATEGORIES
@@ -24,10 +26,11 @@ def family(metric: str) -> str:
     return {"win_share": "win rate", "vp_total": "VP total"}.get(metric, "VP by category")
 
 
-def per_game(players: pd.DataFrame) -> pd.DataFrame:
-    """Each strategy's mean of every metric in each game (a strategy may hold several seats)."""
+def per_game(players: pd.DataFrame, metrics: Sequence[str] = METRICS) -> pd.DataFrame:
+    """Each strategy's mean of every metric in each game (a strategy may hold several seats),
+    indexed by player count, strategy and game."""
     finished = players if "failed" not in players else players[~players["failed"]]
-    return finished.groupby([*KEYS, "game"])[list(METRICS)].mean()
+    return finished.groupby([*KEYS, "game"])[list(metrics)].mean()
 
 
 def paired_differences(base: pd.DataFrame, variant: pd.DataFrame,

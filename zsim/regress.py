@@ -1,8 +1,11 @@
-"""The regression gate on score distributions: summarise a run into a baseline, compare two.
+"""The regression gate on score distributions: record a run as a baseline, compare two.
 
-A baseline keeps, per strategy and player count, only what the two-sample tests need: the number
-of games, the mean and SD of every VP column, and the win rate. That keeps the file small enough
-to read in a code review and to diff, and lets a comparison run without the baseline's tables.
+A baseline is two files. The YAML summary keeps, per strategy and player count, the number of
+games, the mean and SD of every VP column and the win rate: small enough to read in a code
+review, and its diff after a re-recording shows exactly what moved. Beside it, a Parquet table
+keeps every player's scores in every game with the game's seed and setup, so that a replay of
+the same seeds is compared game by game and whole distributions can be tested. The YAML records
+the table's digest, so a table from another recording is refused rather than compared.
 Games are deterministic, so an unchanged engine replays the baseline's games exactly; a
 fingerprint of the scores tells that case apart without any statistics.
 
@@ -16,29 +19,41 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import scipy
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from zsim.compare import per_game
 from zsim.components import default_box_dir
+from zsim.paired import Shift, distribution_shift, mean_shift, quantile_shifts
 from zsim.runner.experiment import IDENTITY_FIELDS, Experiment, ExperimentError, parse_experiment
 from zsim.runner.writer import RUN_JSON, read_json
-from zsim.stats import cohens_h, holm, two_proportion_test, welch_test_from_stats
+from zsim.stats import cohens_h, holm, two_proportion_test
 from zsim.validation import describe, read_yaml
 
-FORMAT = 1
+FORMAT = 2
+# Format 1 baselines (a summary without the per-game table) are read only so that --update can
+# keep their experiment, alpha and tolerances.
+_READABLE_FORMATS = (1, FORMAT)
 VP_TOTAL = "vp_total"
 WIN_RATE = "win_rate"
+QUANTILE = "quantile"
+DISTRIBUTION = "distribution"
 DEFAULT_ALPHA = 0.05
-# "vp" applies to every VP mean without a tolerance of its own; "win_rate" is absolute.
-DEFAULT_TOLERANCE: dict[str, float] = {"vp": 1.0, WIN_RATE: 0.02}
+# "vp" applies to every VP mean without a tolerance of its own; "win_rate" is absolute;
+# "quantile" (VP) applies to every quantile shift; "distribution" to the Kolmogorov-Smirnov
+# distance between the two ECDFs (a share of games).
+DEFAULT_TOLERANCE: dict[str, float] = {"vp": 0.5, WIN_RATE: 0.02, QUANTILE: 1.0,
+                                       DISTRIBUTION: 0.05}
+DEFAULT_QUANTILES = (0.1, 0.5, 0.9)
 POWER = 0.9
 CONFIDENCE = 0.95
 
@@ -46,11 +61,16 @@ CONFIDENCE = 0.95
 EXPERIMENT_KEYS = ("name", *IDENTITY_FIELDS, "box")
 # The scoring columns of players.parquet that the fingerprint covers (plus every vp_* column).
 _FINGERPRINT_KEYS = ["game", "seed", "n_players", "seat", "strategy", "rank", "win_share"]
+# Columns of players.parquet that the per-game table leaves out: the run's id, a flag that
+# win_share already holds, and the in-game counters (n_*). What remains besides the scores is
+# the game's setup (tiles, layouts, first player), to look up what a moved game had in common.
+_NOT_STORED = {"run_id", "winner"}
 _HEADER = """\
 # zsim regression baseline (docs/regress.md). Written by `zsim regress --update`; edit only
-# `alpha` and `tolerance` by hand. Per strategy and player count: `games` it played, the mean
-# and SD over those games of its per-game mean of every VP column, its `player_games` and
-# `win_rate` (a shared win counts 1/k).
+# `alpha`, `tolerance` and `quantiles` by hand. Per strategy and player count: `games` it played,
+# the mean and SD over those games of its per-game mean of every VP column, its `player_games`
+# and `win_rate` (a shared win counts 1/k). `per_game` names the table of every player's scores
+# in every game, recorded with this file, and its digest.
 """
 
 
@@ -78,6 +98,13 @@ class Group(_Frozen):
     vp: dict[str, Moments]
 
 
+class PerGame(_Frozen):
+    """Where a baseline's per-game table is (beside the YAML) and the digest of its content."""
+
+    file: str
+    digest: str
+
+
 class Baseline(_Frozen):
     """The summary of one run, as stored in ``configs/baselines/*.yaml``.
 
@@ -93,14 +120,23 @@ class Baseline(_Frozen):
     failed_games: int = Field(ge=0)
     alpha: float = Field(DEFAULT_ALPHA, gt=0, lt=1)
     tolerance: dict[str, float] = Field(default_factory=lambda: dict(DEFAULT_TOLERANCE))
+    quantiles: tuple[float, ...] = DEFAULT_QUANTILES
+    per_game: PerGame | None = None  # set when written to a file
     groups: dict[str, dict[int, Group]]
 
     @field_validator("format")
     @classmethod
     def _known_format(cls, value: int) -> int:
-        if value != FORMAT:
+        if value not in _READABLE_FORMATS:
             raise ValueError(f"format {value} is not the one this zsim reads ({FORMAT})")
         return value
+
+    @field_validator("quantiles")
+    @classmethod
+    def _levels(cls, value: tuple[float, ...]) -> tuple[float, ...]:
+        if any(not 0 < q < 1 for q in value):
+            raise ValueError(f"quantile levels lie strictly between 0 and 1, got {list(value)}")
+        return tuple(sorted(set(value)))
 
     @field_validator("experiment")
     @classmethod
@@ -150,13 +186,31 @@ class Baseline(_Frozen):
         return parse_experiment(self.experiment, source)
 
     def with_settings(self, tolerance: Mapping[str, float] | None = None,
-                      alpha: float | None = None) -> Baseline:
-        """A copy with tolerances added or replaced and/or another alpha, validated again."""
+                      alpha: float | None = None,
+                      quantiles: tuple[float, ...] | None = None) -> Baseline:
+        """A copy with tolerances added or replaced and/or another alpha or quantile levels,
+        validated again."""
         data = self.model_dump()
         data["tolerance"] = {**self.tolerance, **(tolerance or {})}
         if alpha is not None:
             data["alpha"] = alpha
-        return _validate(data, "the given tolerance/alpha")
+        if quantiles is not None:
+            data["quantiles"] = quantiles
+        return _validate(data, "the given tolerance/alpha/quantiles")
+
+
+@dataclass(frozen=True)
+class Recording:
+    """A baseline's summary with its per-game table: one row per player per finished game
+    (``table_columns``). Both sides of a comparison are one."""
+
+    summary: Baseline
+    players: pd.DataFrame
+
+    def with_settings(self, tolerance: Mapping[str, float] | None = None,
+                      alpha: float | None = None,
+                      quantiles: tuple[float, ...] | None = None) -> Recording:
+        return Recording(self.summary.with_settings(tolerance, alpha, quantiles), self.players)
 
 
 # --- summarising a run ---------------------------------------------------------------------
@@ -165,6 +219,22 @@ class Baseline(_Frozen):
 def vp_columns(columns: list[str]) -> list[str]:
     """The VP columns of a players table: the total and every ``vp_*`` category."""
     return sorted((c for c in columns if c.startswith("vp_")), key=lambda c: (c != VP_TOTAL, c))
+
+
+def table_columns(columns: list[str]) -> list[str]:
+    """The columns of players.parquet that a per-game table keeps: the game plan, rank, win
+    share, every VP column and the setup, in the order given."""
+    keys = {*_FINGERPRINT_KEYS, *vp_columns(columns)}
+    return [c for c in columns
+            if c in keys or (c not in _NOT_STORED and not c.startswith("n_"))]
+
+
+def table_digest(players: pd.DataFrame) -> str:
+    """A digest of a per-game table's content (every column, canonical row order), so that it
+    does not depend on how Parquet encoded it."""
+    canonical = players[sorted(players.columns)].sort_values(["game", "seat"]).to_csv(
+        index=False, float_format="%.9g", lineterminator="\n")
+    return hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
 
 def fingerprint(players: pd.DataFrame) -> str:
@@ -188,21 +258,21 @@ def summarize(players: pd.DataFrame, *, experiment: Experiment,
     below anything the tests can resolve.
     """
     metrics = vp_columns(list(players.columns))
-    keys = ["strategy", "n_players"]
-    per_game = players.groupby([*keys, "game"])[metrics].mean()
-    mean = per_game.groupby(level=keys).mean()
-    sd = per_game.groupby(level=keys).std(ddof=1).fillna(0.0)
-    games = per_game.groupby(level=keys).size()
+    keys = ["n_players", "strategy"]
+    games_vp = per_game(players, metrics)
+    mean = games_vp.groupby(level=keys).mean()
+    sd = games_vp.groupby(level=keys).std(ddof=1).fillna(0.0)
+    games = games_vp.groupby(level=keys).size()
     seats = players.groupby(keys)["win_share"].agg(["sum", "size"])
     groups: dict[str, dict[int, Group]] = {}
-    for strategy, n in games.index:
+    for n, strategy in games.index:
+        key = (n, strategy)
         groups.setdefault(str(strategy), {})[int(n)] = Group(
-            games=int(games[strategy, n]),
-            player_games=int(seats.loc[(strategy, n), "size"]),
-            win_rate=round(float(seats.loc[(strategy, n), "sum"] /
-                                 seats.loc[(strategy, n), "size"]), 6),
-            vp={m: Moments(mean=_round(mean.loc[(strategy, n), m]),
-                           sd=_round(sd.loc[(strategy, n), m])) for m in metrics})
+            games=int(games[key]),
+            player_games=int(seats.loc[key, "size"]),
+            win_rate=round(float(seats.loc[key, "sum"] / seats.loc[key, "size"]), 6),
+            vp={m: Moments(mean=_round(mean.loc[key, m]), sd=_round(sd.loc[key, m]))
+                for m in metrics})
     return _validate({
         "format": FORMAT,
         "experiment": _portable(experiment),
@@ -227,8 +297,16 @@ def _round(value: float) -> float:
     return round(float(value), 4) + 0.0  # + 0.0 turns -0.0 into 0.0
 
 
-def read_run(run_dir: Path) -> Baseline:
-    """Summarise a finished run directory; only the scoring columns are read."""
+def record(players: pd.DataFrame, *, experiment: Experiment, box_digest: str | None = None,
+           failed_games: int = 0) -> Recording:
+    """A players table as a recording: its summary and its per-game table."""
+    table = players[table_columns(list(players.columns))].sort_values(["game", "seat"])
+    return Recording(summarize(table, experiment=experiment, box_digest=box_digest,
+                               failed_games=failed_games), table.reset_index(drop=True))
+
+
+def read_run(run_dir: Path) -> Recording:
+    """Record a finished run directory; only the columns a per-game table keeps are read."""
     path = run_dir / RUN_JSON
     if not path.is_file():
         raise BaselineError(f"{run_dir}: no {RUN_JSON}, so not a zsim run directory")
@@ -239,7 +317,7 @@ def read_run(run_dir: Path) -> Baseline:
     players_path = run_dir / "players.parquet"
     try:
         names = pq.ParquetFile(players_path).schema_arrow.names
-        players = pd.read_parquet(players_path, columns=[*_FINGERPRINT_KEYS, *vp_columns(names)])
+        players = pd.read_parquet(players_path, columns=table_columns(names))
         failed = pd.read_parquet(run_dir / "games.parquet", columns=["failed"])["failed"]
     except (OSError, ValueError) as error:  # pyarrow's errors derive from these
         raise BaselineError(f"{run_dir}: cannot read its tables: {error}") from None
@@ -247,15 +325,20 @@ def read_run(run_dir: Path) -> Baseline:
         experiment = parse_experiment(manifest["experiment"], str(path))
     except ExperimentError as error:
         raise BaselineError(str(error)) from None
-    return summarize(players, experiment=experiment,
-                     box_digest=manifest.get("box_digest"), failed_games=int(failed.sum()))
+    return record(players, experiment=experiment, box_digest=manifest.get("box_digest"),
+                  failed_games=int(failed.sum()))
 
 
 # --- the file ------------------------------------------------------------------------------
 
 
-def load_baseline(path: Path) -> Baseline:
-    """Read a baseline file, with errors that name the file and the key."""
+def table_path(path: Path) -> Path:
+    """Where the per-game table of the baseline file ``path`` is written: beside it."""
+    return path.with_suffix(".parquet")
+
+
+def load_summary(path: Path) -> Baseline:
+    """Read a baseline file's YAML summary alone, with errors that name the file and key."""
     data = read_yaml(path, BaselineError)
     if not isinstance(data, dict):
         raise BaselineError(f"{path}: a baseline is a mapping of keys (see docs/regress.md), "
@@ -263,11 +346,36 @@ def load_baseline(path: Path) -> Baseline:
     return _validate(data, str(path))
 
 
+def load_baseline(path: Path) -> Recording:
+    """Read a baseline file and its per-game table, refusing a table that is not the one
+    recorded with it (an edited, stale or swapped file)."""
+    summary = load_summary(path)
+    again = f"re-record it with: zsim regress --baseline {path} --update"
+    if summary.per_game is None:
+        raise BaselineError(f"{path}: format {summary.format} has no per-game table; {again}")
+    table_file = path.parent / summary.per_game.file
+    try:
+        players = pd.read_parquet(table_file)
+    except (OSError, ValueError) as error:
+        raise BaselineError(f"{path}: cannot read its per-game table {table_file}: {error}; "
+                            f"{again}") from None
+    digest = table_digest(players)
+    if digest != summary.per_game.digest or fingerprint(players) != summary.fingerprint:
+        raise BaselineError(
+            f"{path}: its per-game table {table_file} is not the one recorded with it (digest "
+            f"{digest}, the baseline says {summary.per_game.digest}): the two files must come "
+            f"from the same --update; {again}")
+    return Recording(summary, players)
+
+
 def load_reference(path: Path, tolerance: Mapping[str, float] | None = None,
-                   alpha: float | None = None) -> Baseline:
-    """A baseline file or a run directory, as a baseline; tolerance/alpha override its own."""
-    baseline = read_run(path) if path.is_dir() else load_baseline(path)
-    return baseline.with_settings(tolerance, alpha) if tolerance or alpha else baseline
+                   alpha: float | None = None,
+                   quantiles: tuple[float, ...] | None = None) -> Recording:
+    """A baseline file or a run directory, as a recording; the settings override its own."""
+    recording = read_run(path) if path.is_dir() else load_baseline(path)
+    if tolerance or alpha or quantiles:
+        return recording.with_settings(tolerance, alpha, quantiles)
+    return recording
 
 
 def _validate(data: dict[str, Any], source: str) -> Baseline:
@@ -278,15 +386,23 @@ def _validate(data: dict[str, Any], source: str) -> Baseline:
 
 
 class _Dumper(yaml.SafeDumper):
-    """Block style, except a mapping of plain values (mean and SD) stays on one line."""
+    """Block style, except a mapping or list of plain values (mean and SD, quantile levels)
+    stays on one line."""
 
     def represent_dict(self, data: Mapping[Any, Any]) -> yaml.Node:  # type: ignore[override]
         node = super().represent_dict(data)
         node.flow_style = all(not isinstance(v, dict | list) for v in data.values())
         return node
 
+    def represent_list(self, data: list[Any]) -> yaml.Node:  # type: ignore[override]
+        node = super().represent_list(data)
+        node.flow_style = all(not isinstance(v, dict | list) for v in data)
+        return node
+
 
 _Dumper.add_representer(dict, _Dumper.represent_dict)
+_Dumper.add_representer(list, _Dumper.represent_list)
+_Dumper.add_representer(tuple, _Dumper.represent_list)
 
 
 def dump_baseline(baseline: Baseline) -> str:
@@ -300,55 +416,168 @@ def dump_baseline(baseline: Baseline) -> str:
     return _HEADER + body
 
 
-def write_baseline(path: Path, baseline: Baseline) -> None:
+def write_baseline(path: Path, recording: Recording) -> Baseline:
+    """Write the YAML summary to ``path`` and the per-game table beside it; returns the summary
+    as written (with the table's name and digest).
+
+    Both are written to temporary files first and the table is put in place before the YAML,
+    so an interrupted write leaves a pair that the digest rejects rather than a silent mix.
+    The table is compressed with zstd: the CI baseline's 6,000 rows take about 150 KB.
+    """
+    table = table_path(path)
+    data = recording.summary.model_dump()
+    data["format"] = FORMAT
+    data["per_game"] = {"file": table.name, "digest": table_digest(recording.players)}
+    summary = _validate(data, "the new baseline")
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(dump_baseline(baseline), encoding="utf-8")
-    tmp.replace(path)
+    tmp_table = table.with_name(f".{table.name}.tmp")
+    tmp_yaml = path.with_name(f".{path.name}.tmp")
+    recording.players.to_parquet(tmp_table, index=False, compression="zstd",
+                                 compression_level=19)
+    tmp_yaml.write_text(dump_baseline(summary), encoding="utf-8")
+    tmp_table.replace(table)
+    tmp_yaml.replace(path)
+    return summary
 
 
 # --- comparing -----------------------------------------------------------------------------
 
 
-def compare(baseline: Baseline, now: Baseline) -> pd.DataFrame:
-    """One row per strategy x player count x metric (every VP mean and the win rate).
+MEAN = "mean"  # the kinds of comparison: a mean (VP or win rate), a quantile, a whole ECDF
 
-    Columns: the two values, ``diff`` (now - baseline) with its 95% interval, the test and its
-    p-value, ``p_holm`` (Holm across every row), the tolerance, and the flags ``significant``
-    (p_holm < alpha), ``beyond`` (|diff| > tolerance) and ``alarm`` (both). The baseline's
-    alpha and tolerances decide. Raises BaselineError when the two do not hold the same groups
-    and columns, which no test can bridge.
+
+def paired_on_seeds(base: pd.DataFrame, now: pd.DataFrame) -> bool:
+    """Whether two per-game tables can be compared game by game: some game numbers are in
+    both, and each of them was played with the same seed at the same player count (a replay of
+    the baseline's experiment, even with changed rules or a changed game count)."""
+    plan = ["game", "seed", "n_players"]
+    a = base[plan].drop_duplicates().set_index("game")
+    b = now[plan].drop_duplicates().set_index("game")
+    common = a.index.intersection(b.index)
+    return len(common) > 0 and a.loc[common].equals(b.loc[common])
+
+
+def compare(baseline: Recording, now: Recording, *, paired: bool | None = None,
+            distributions: bool = True, resamples: int = 500) -> pd.DataFrame:
+    """One row per strategy x player count x comparison: every VP mean and the win rate
+    (``kind`` "mean"), and for every VP column its whole distribution ("distribution") and
+    each of the baseline's quantile levels ("quantile", with ``level``).
+
+    When the current run replays the baseline's seeds (``paired_on_seeds``; ``paired`` forces
+    the choice) the games pair: means and win rates are tested on per-game differences (paired
+    t), quantile shifts by McNemar's form of Mood's test with paired bootstrap intervals.
+    Otherwise the tests are unpaired (Welch, two-proportion z, Mood's test with independent
+    bootstrap intervals). ``distributions=False`` leaves out the
+    distribution and quantile rows (the means-only gate, for calibration). ``resamples`` is the
+    size of the quantile intervals' bootstrap; the verdict does not depend on it.
+
+    Columns: the two values, ``diff`` (now - baseline; for a distribution the KS distance,
+    located ``at``) with its 95% interval, the test and its p-value, ``p_holm`` (Holm across
+    every row), the tolerance, ``gain`` (variance reduction of a paired mean), ``sd`` (SD of
+    the per-game differences), ``games`` compared, and the flags ``significant`` (p_holm <
+    alpha), ``beyond`` (|diff| > tolerance) and ``alarm`` (both). The baseline's alpha,
+    tolerances and quantile levels decide. ``table.attrs["paired"]`` says which tests ran.
+    Raises BaselineError when the two do not hold the same groups and columns, which no test
+    can bridge, or when pairing is forced on runs of other seeds.
     """
-    _check_same_shape(baseline, now)
+    reference = baseline.summary
+    _check_same_shape(reference, now.summary)
+    can_pair = paired_on_seeds(baseline.players, now.players)
+    if paired and not can_pair:
+        raise BaselineError("the runs cannot be compared game by game: they played other seeds")
+    pair = can_pair if paired is None else paired
     rows = []
-    for strategy, n in sorted(baseline.group_keys()):
-        old, new = baseline.groups[strategy][n], now.groups[strategy][n]
-        for metric in baseline.metrics:
-            a, b = old.vp[metric], new.vp[metric]
-            test = welch_test_from_stats(a.mean, a.sd, old.games, b.mean, b.sd, new.games,
-                                         CONFIDENCE)
-            rows.append(_row(strategy, n, metric, a.mean, b.mean, "Welch t", test,
-                             baseline.tolerance_for(metric)))
-            if metric == VP_TOTAL:
-                test = two_proportion_test(old.win_rate * old.player_games, old.player_games,
-                                           new.win_rate * new.player_games, new.player_games,
-                                           CONFIDENCE)
-                rows.append(_row(strategy, n, WIN_RATE, old.win_rate, new.win_rate,
-                                 "2-prop z", test, baseline.tolerance_for(WIN_RATE)))
-    table = pd.DataFrame(rows)
+    for strategy, n, a, b in _groups_compared(baseline, now, pair):
+        old, new = reference.groups[strategy][n], now.summary.groups[strategy][n]
+        base = {"strategy": strategy, "players": n, "games": len(b) if pair else len(a)}
+        for metric in [*reference.metrics, WIN_RATE]:
+            x, y = a[metric].to_numpy(float), b[metric].to_numpy(float)
+            if pair or metric != WIN_RATE:
+                test = "paired t" if pair else "Welch t"
+                shift = mean_shift(x, y, pair, CONFIDENCE)
+            else:  # over player-games, as a win rate is read
+                test = "2-prop z"
+                diff, low, high, p = two_proportion_test(
+                    old.win_rate * old.player_games, old.player_games,
+                    new.win_rate * new.player_games, new.player_games, CONFIDENCE)
+                shift = Shift(diff, low, high, p, gain=1.0)
+            rows.append({**base, "metric": metric, "kind": MEAN, "baseline": x.mean(),
+                         "now": y.mean(), **_shift(shift), "test": test,
+                         "tolerance": reference.tolerance_for(metric)})
+        if not distributions:
+            continue
+        for metric in reference.metrics:
+            x, y = a[metric].to_numpy(float), b[metric].to_numpy(float)
+            ks = distribution_shift(x, y)
+            rows.append({**base, "metric": metric, "kind": DISTRIBUTION, "diff": ks.distance,
+                         "at": ks.at, "p": ks.pvalue, "test": "KS",
+                         "tolerance": reference.tolerance[DISTRIBUTION]})
+            for level, (q_old, q_new, shift) in zip(
+                    reference.quantiles,
+                    quantile_shifts(x, y, reference.quantiles, pair, CONFIDENCE, resamples),
+                    strict=True):
+                rows.append({**base, "metric": metric, "kind": QUANTILE, "level": level,
+                             "baseline": q_old, "now": q_new, **_shift(shift),
+                             "test": "Mood/McNemar" if pair else "Mood",
+                             "tolerance": reference.tolerance[QUANTILE]})
+    table = pd.DataFrame(rows).reindex(columns=_COLUMNS)
     table["p_holm"] = holm(table["p"].tolist())
-    table["significant"] = table["p_holm"] < baseline.alpha
+    table["significant"] = table["p_holm"] < reference.alpha
     table["beyond"] = table["diff"].abs() > table["tolerance"] + 1e-9
     table["alarm"] = table["significant"] & table["beyond"]
+    table.attrs["paired"] = pair
+    table.attrs["games"] = _games_compared(baseline.players, now.players, pair)
     return table
 
 
-def _row(strategy: str, n: int, metric: str, old: float, new: float, test_name: str,
-         test: tuple[float, float, float, float], tolerance: float) -> dict[str, Any]:
-    diff, low, high, p = test
-    return {"strategy": strategy, "players": n, "metric": metric, "baseline": old, "now": new,
-            "diff": diff, "low": low, "high": high, "test": test_name, "p": p,
-            "tolerance": tolerance}
+def _games_compared(base: pd.DataFrame, now: pd.DataFrame, paired: bool) -> int:
+    """Games in the comparison: the common ones when paired, else the current run's."""
+    if paired:
+        return len(set(base["game"]) & set(now["game"]))
+    return int(now["game"].nunique())
+
+
+_COLUMNS = ["strategy", "players", "metric", "kind", "level", "baseline", "now", "diff", "low",
+            "high", "at", "test", "p", "tolerance", "gain", "sd", "games"]
+
+
+def _shift(shift: Shift) -> dict[str, float]:
+    return {"diff": shift.diff, "low": shift.low, "high": shift.high, "p": shift.pvalue,
+            "gain": shift.gain, "sd": shift.sd}
+
+
+def _per_game(recording: Recording) -> pd.DataFrame:
+    """Per player count, strategy and game: the strategy's mean of every VP column, and its
+    win shares summed over its seats, scaled by its mean seats per game so that their mean is
+    its win rate over player-games."""
+    players = recording.players
+    keys = ["n_players", "strategy", "game"]
+    frame = per_game(players, recording.summary.metrics)
+    wins = players.groupby(keys)["win_share"].agg(["sum", "size"])
+    seats = wins["size"].groupby(level=keys[:2]).transform("mean")
+    frame[WIN_RATE] = wins["sum"] / seats
+    return frame
+
+
+def _groups_compared(baseline: Recording, now: Recording, paired: bool
+                     ) -> Iterator[tuple[str, int, pd.DataFrame, pd.DataFrame]]:
+    """Per strategy and player count, the two per-game samples; paired: the common games only,
+    in one order."""
+    old, new = _per_game(baseline), _per_game(now)
+    for strategy, n in sorted(baseline.summary.group_keys()):
+        a, b = old.loc[(n, strategy)], new.loc[(n, strategy)]
+        if paired:
+            a, b = a.align(b, join="inner", axis=0)
+        yield strategy, n, a, b
+
+
+def samples(baseline: Recording, now: Recording, paired: bool, strategy: str, n: int,
+            metric: str) -> tuple[np.ndarray, np.ndarray]:
+    """The two per-game samples that one row of ``compare`` tested (for its figure)."""
+    for s, count, a, b in _groups_compared(baseline, now, paired):
+        if (s, count) == (strategy, n):
+            return a[metric].to_numpy(float), b[metric].to_numpy(float)
+    raise KeyError((strategy, n))
 
 
 def _check_same_shape(baseline: Baseline, now: Baseline) -> None:
@@ -406,19 +635,36 @@ def verdict(baseline: Baseline, now: Baseline, table: pd.DataFrame) -> Verdict:
 # --- sample size ---------------------------------------------------------------------------
 
 
-def games_needed(baseline: Baseline, power: float = POWER) -> pd.DataFrame:
-    """Per metric: games per run that detect a shift of one tolerance with ``power``, and the
-    shift that the baseline's own number of games detects (``detectable``).
+def comparisons(baseline: Baseline, distributions: bool = True) -> int:
+    """How many tests the gate's Holm family holds (constant columns included)."""
+    per_column = 1 + (1 + len(baseline.quantiles) if distributions else 0)
+    groups = len(baseline.group_keys())
+    return groups * (len(baseline.metrics) * per_column + 1)
+
+
+def games_needed(baseline: Baseline, table: pd.DataFrame | None = None,
+                 power: float = POWER) -> pd.DataFrame:
+    """Per mean metric: games per run that detect a shift of one tolerance with ``power``, and
+    the shift that the baseline's own number of games detects (``detectable``); with a paired
+    comparison's ``table``, the same for paired tests (``paired``, ``paired_detectable``).
 
     The level is alpha / number of comparisons, the strictest step of Holm's procedure, so the
     figures hold whichever comparison it is. Each group's need is scaled by the share of the
-    run's games that group plays in; the hardest group decides. Effect sizes come from the
-    baseline's SDs (Cohen's d for VP means, Cohen's h for the win rate), both on the normal
-    approximation. NaN where the baseline shows no spread at all, so that any shift would
-    stand out at once.
+    run's games that group plays in; the hardest group decides. Unpaired effect sizes come from
+    the baseline's SDs (Cohen's d for VP means, Cohen's h for the win rate), paired ones from
+    the SD of the per-game differences that the comparison saw (a one-sample test), all on the
+    normal approximation. The paired need depends on the change: one that alters no decision
+    leaves differences that barely vary, one that reshuffles every game leaves them as wide as
+    two independent runs. NaN where there is no spread at all, so that any shift would stand
+    out at once.
     """
     groups = [(s, n, g) for s, by_count in baseline.groups.items() for n, g in by_count.items()]
-    level = baseline.alpha / (len(groups) * (len(baseline.metrics) + 1))
+    level = baseline.alpha / comparisons(baseline)
+    paired_sd = {}
+    if table is not None and table.attrs.get("paired"):
+        means = table[table["kind"] == MEAN]
+        paired_sd = {(r.strategy, r.players, r.metric): (r.sd, r.games)
+                     for r in means.itertuples()}
     rows = []
     for strategy, n, group in groups:
         for metric in [*baseline.metrics, WIN_RATE]:
@@ -428,23 +674,47 @@ def games_needed(baseline: Baseline, power: float = POWER) -> pd.DataFrame:
                 needed = _win_rate_sample(group.win_rate, tolerance, level, power)
                 detectable = _win_rate_shift(group.win_rate, units, level, power)
             else:
-                units, sd = group.games, group.vp[metric].sd
-                spread = sd > 0 and units > 1
-                needed = (_reach(lambda n, d=tolerance / sd: _power(d, n, level), power,
-                                 1, 1e15) if spread and tolerance > 0 else math.nan)
-                detectable = (sd * _reach(lambda d, n=units: _power(d, n, level), power,
-                                          1e-9, 1e3) if spread else math.nan)
-            share = units / baseline.games
+                units = group.games
+                needed, detectable = _mean_sample(group.vp[metric].sd, units, tolerance,
+                                                  level, power, two_sample=True)
+            sd, games = paired_sd.get((strategy, n, metric), (math.nan, 0))
+            paired, paired_detectable = _mean_sample(sd, games, tolerance, level, power,
+                                                     two_sample=False)
             rows.append({"metric": metric, "group": f"{strategy} {n}p", "tolerance": tolerance,
-                         "games": math.nan if math.isnan(needed) else math.ceil(needed / share),
-                         "detectable": detectable})
+                         "games": _per_run(needed, units / baseline.games),
+                         "detectable": detectable,
+                         "paired": _per_run(paired, group.games / baseline.games),
+                         "paired_detectable": paired_detectable})
     frame = pd.DataFrame(rows)
     order = {metric: i for i, metric in enumerate([*baseline.metrics, WIN_RATE])}
-    hardest = (frame.sort_values("games", ascending=False, na_position="last")
-               .drop_duplicates("metric").sort_values("metric", key=lambda m: m.map(order))
-               .set_index("metric"))
-    hardest["detectable"] = frame.groupby("metric")["detectable"].max()
-    return hardest
+
+    def hardest(column: str) -> pd.DataFrame:
+        return (frame.sort_values(column, ascending=False, na_position="last")
+                .drop_duplicates("metric").set_index("metric"))
+
+    unpaired, paired = hardest("games"), hardest("paired")
+    result = unpaired[["tolerance", "games", "group"]].assign(
+        detectable=frame.groupby("metric")["detectable"].max(),
+        paired=paired["paired"], paired_group=paired["group"].where(paired["paired"].notna()),
+        paired_detectable=frame.groupby("metric")["paired_detectable"].max())
+    return result.sort_index(key=lambda m: m.map(order))
+
+
+def _per_run(needed: float, share: float) -> float:
+    return math.nan if math.isnan(needed) else math.ceil(needed / share)
+
+
+def _mean_sample(sd: float, units: int, tolerance: float, level: float, power: float,
+                 two_sample: bool) -> tuple[float, float]:
+    """Games that detect ``tolerance`` with an outcome (or per-game difference) of SD ``sd``,
+    and the shift ``units`` games detect; NaN without spread."""
+    ratio = 1.0 if two_sample else 0.0  # statsmodels: ratio 0 is a one-sample test
+    if not sd > 0 or units < 2:
+        return math.nan, math.nan
+    needed = (_reach(lambda n, d=tolerance / sd: _power(d, n, level, ratio), power, 1, 1e15)
+              if tolerance > 0 else math.nan)
+    detectable = sd * _reach(lambda d: _power(d, units, level, ratio), power, 1e-9, 1e3)
+    return needed, detectable
 
 
 def _win_rate_sample(rate: float, tolerance: float, level: float, power: float) -> float:
@@ -469,14 +739,15 @@ def _win_rate_shift(rate: float, units: int, level: float, power: float) -> floa
     return max(shifts, default=math.nan)
 
 
-def _power(effect: float, n: float, level: float) -> float:
-    """The power of a two-sample test by statsmodels' normal approximation (imported when first
-    needed, see ``zsim.stats``). With the hundreds of games a baseline holds it agrees with the
-    t distribution to well under 1%, while statsmodels' t power turns NaN for the large samples
+def _power(effect: float, n: float, level: float, ratio: float = 1.0) -> float:
+    """The power of a two-sample test (``ratio`` 1) or a one-sample test of paired differences
+    (``ratio`` 0) by statsmodels' normal approximation (imported when first needed, see
+    ``zsim.stats``). With the hundreds of games a baseline holds it agrees with the t
+    distribution to well under 1%, while statsmodels' t power turns NaN for the large samples
     that small effects at Holm's levels need."""
     from statsmodels.stats.power import NormalIndPower
 
-    return NormalIndPower().power(effect, n, level)
+    return NormalIndPower().power(effect, n, level, ratio=ratio)
 
 
 def _reach(power_at: Callable[[float], float], target: float, low: float, high: float) -> float:

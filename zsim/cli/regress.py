@@ -15,19 +15,25 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import click
+import numpy as np
 import pandas as pd
 
 from zsim.regress import (
+    DISTRIBUTION,
+    QUANTILE,
     WIN_RATE,
     Baseline,
     BaselineError,
+    Recording,
     Verdict,
     compare,
     experiment_changes,
     games_needed,
     load_baseline,
     load_reference,
+    load_summary,
     read_run,
+    table_path,
     verdict,
     write_baseline,
 )
@@ -54,16 +60,27 @@ class RegressError(click.ClickException):
               help="Compare this run directory (or baseline file) instead of re-running the "
                    "baseline's experiment.")
 @click.option("--update", is_flag=True,
-              help="Write a new baseline to FILE (from --against, --experiment, or FILE's own "
-                   "experiment re-run), showing what moved against the old one.")
+              help="Write a new baseline to FILE and its per-game table beside it (from "
+                   "--against, --experiment, or FILE's own experiment re-run), showing what "
+                   "moved against the old one.")
 @click.option("--experiment", "experiment_file",
               type=click.Path(dir_okay=False, exists=True, path_type=Path),
               help="With --update: the experiment to record (default: the old baseline's).")
 @click.option("--tolerance", "tolerances", multiple=True, metavar="KEY=VALUE",
-              help="Tolerance override, repeatable: vp=1 (any VP mean), win_rate=0.02, or a "
-                   "column such as vp_total=2. Stored by --update.")
+              help="Tolerance override, repeatable: vp=0.5 (any VP mean), win_rate=0.02, "
+                   "quantile=1 (VP), distribution=0.05 (KS distance), or a column such as "
+                   "vp_total=2. Stored by --update.")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
               help="Family-wise significance level (Holm); stored by --update.")
+@click.option("--quantiles", metavar="Q,Q,...",
+              help="Quantile levels whose shifts are tested, e.g. 0.1,0.5,0.9; stored by "
+                   "--update.")
+@click.option("--unpaired", is_flag=True,
+              help="Unpaired tests even when the runs share their seeds (as two independent "
+                   "runs would be compared).")
+@click.option("--figures", type=click.Path(file_okay=False, path_type=Path),
+              help="Draw a figure per alarm (the two ECDFs) into this directory (default with "
+                   "--out: OUT/alarms).")
 @click.option("--seed", type=click.IntRange(min=0),
               help="Re-run with this master seed instead of the baseline's: other games of the "
                    "same rules, to check that noise does not alarm.")
@@ -75,15 +92,17 @@ class RegressError(click.ClickException):
 @click.option("--quiet", "-q", is_flag=True, help="No progress line while re-running.")
 def command(baseline_path: Path, against: Path | None, update: bool,
             experiment_file: Path | None, tolerances: tuple[str, ...], alpha: float | None,
-            seed: int | None, jobs: int | None, out: Path | None, show_all: bool,
-            quiet: bool) -> None:
+            quantiles: str | None, unpaired: bool, figures: Path | None, seed: int | None,
+            jobs: int | None, out: Path | None, show_all: bool, quiet: bool) -> None:
     """Compare score distributions with a baseline; exit 1 when a shift is both significant
     (Holm-corrected) and larger than the baseline's tolerance.
 
     Without --against, the baseline's experiment is played again (same seeds): an unchanged
-    engine reproduces it exactly and the report says "identical". See docs/regress.md.
+    engine reproduces it exactly and the report says "identical", and a changed one is
+    compared game by game. See docs/regress.md.
     """
     settings = _parse_tolerances(tolerances)
+    levels = _parse_quantiles(quantiles)
     if experiment_file and not update:
         raise click.UsageError("--experiment only chooses what --update records")
     if against is not None and (seed is not None or out is not None):
@@ -91,21 +110,30 @@ def command(baseline_path: Path, against: Path | None, update: bool,
     rerun = _Rerun(seed, jobs, out, quiet)
     try:
         if update:
-            _update(baseline_path, against, experiment_file, settings, alpha, rerun, show_all)
+            _update(baseline_path, against, experiment_file, settings, alpha, levels, rerun,
+                    show_all)
             return
-        reference = load_reference(baseline_path, settings, alpha)
+        reference = load_reference(baseline_path, settings, alpha, levels)
         if against is not None:
             now = load_reference(against)
             label = str(against)
         else:
-            now = rerun(reference.to_experiment(f"{baseline_path}: key 'experiment'"),
+            now = rerun(reference.summary.to_experiment(f"{baseline_path}: key 'experiment'"),
                         str(baseline_path))
             label = f"re-run{f' in {out}' if out else ''} of the baseline's experiment"
-        table = compare(reference, now)
+        table = compare(reference, now, paired=False if unpaired else None)
     except (BaselineError, ExperimentError, OutputError, BackendError) as error:
         raise RegressError(str(error)) from error
-    result = verdict(reference, now, table)
-    click.echo(report_text(reference, now, table, result, str(baseline_path), label, show_all))
+    result = verdict(reference.summary, now.summary, table)
+    click.echo(report_text(reference.summary, now.summary, table, result, str(baseline_path),
+                           label, show_all))
+    directory = figures or (out / "alarms" if out is not None else None)
+    if directory is not None and not result.identical:
+        from zsim.regress_figures import write_alarm_figures  # matplotlib only when drawing
+
+        drawn = write_alarm_figures(reference, now, table, directory)
+        if drawn:
+            click.echo(f"figures of the {len(drawn)} alarms: {directory}")
     if not result.passed:
         sys.exit(EXIT_ALARM)
 
@@ -122,6 +150,16 @@ def _parse_tolerances(pairs: tuple[str, ...]) -> dict[str, float]:
     return settings
 
 
+def _parse_quantiles(text: str | None) -> tuple[float, ...] | None:
+    if text is None:
+        return None
+    try:
+        return tuple(float(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not a comma-separated list of numbers",
+                                 param_hint="--quantiles") from None
+
+
 @dataclass(frozen=True)
 class _Rerun:
     """How to play an experiment again: the options that apply to any re-run."""
@@ -131,8 +169,8 @@ class _Rerun:
     out: Path | None
     quiet: bool
 
-    def __call__(self, experiment: Experiment, source: str) -> Baseline:
-        """Play ``experiment`` and summarise it (in a temporary directory unless --out).
+    def __call__(self, experiment: Experiment, source: str) -> Recording:
+        """Play ``experiment`` and record it (in a temporary directory unless --out).
 
         Failed games do not stop the run: the verdict compares their count with the baseline's.
         """
@@ -152,35 +190,49 @@ class _Rerun:
 
 
 def _update(path: Path, against: Path | None, experiment_file: Path | None,
-            settings: dict[str, float], alpha: float | None, rerun: _Rerun,
-            show_all: bool) -> None:
-    """Record a new baseline in ``path``, keeping the old one's tolerances and alpha unless
-    overridden, and show how it differs from the old one."""
+            settings: dict[str, float], alpha: float | None,
+            levels: tuple[float, ...] | None, rerun: _Rerun, show_all: bool) -> None:
+    """Record a new baseline in ``path`` and its per-game table beside it, keeping the old
+    one's tolerances, alpha and quantile levels unless overridden, and show how it differs
+    from the old one.
+
+    Only the old YAML is needed: an old baseline whose table is missing or stale can still be
+    re-recorded (it is then not compared)."""
     if path.is_dir():
         raise BaselineError(f"--update writes a baseline file; {path} is a directory")
-    old = load_baseline(path) if path.exists() else None
+    old_summary = load_summary(path) if path.exists() else None
     if against is not None:
         new = load_reference(against)
     elif experiment_file is not None:
         new = rerun(load_experiment(experiment_file), str(experiment_file))
-    elif old is not None:
-        new = rerun(old.to_experiment(f"{path}: key 'experiment'"), str(path))
+    elif old_summary is not None:
+        new = rerun(old_summary.to_experiment(f"{path}: key 'experiment'"), str(path))
     else:
         raise BaselineError(f"{path} does not exist yet: say what to record with "
                             f"--experiment FILE or --against RUN_DIR")
-    kept = old if old is not None else new
+    kept = old_summary if old_summary is not None else new.summary
     new = new.with_settings({**kept.tolerance, **settings},
-                            alpha if alpha is not None else kept.alpha)
-    if old is not None:
-        try:
-            table = compare(old, new)
-        except BaselineError as error:
-            click.echo(f"the new baseline replaces one of another shape: {error}")
-        else:
-            click.echo(report_text(old, new, table, verdict(old, new, table), f"old {path}",
-                                   "the new baseline", show_all, hint=False))
-    write_baseline(path, new)
-    click.echo(f"\nwrote {path}: {new.games} games, fingerprint {new.fingerprint}")
+                            alpha if alpha is not None else kept.alpha,
+                            levels if levels is not None else kept.quantiles)
+    if old_summary is not None:
+        _show_update(path, new, show_all)
+    written = write_baseline(path, new)
+    table = table_path(path)
+    click.echo(f"\nwrote {path} and {table} ({table.stat().st_size / 1024:.0f} KB): "
+               f"{written.games} games, fingerprint {written.fingerprint}")
+
+
+def _show_update(path: Path, new: Recording, show_all: bool) -> None:
+    """What moved against the old baseline, when it can be read whole."""
+    try:
+        old = load_baseline(path)
+        table = compare(old, new)
+    except BaselineError as error:
+        click.echo(f"not compared with the old baseline: {error}")
+        return
+    click.echo(report_text(old.summary, new.summary, table,
+                           verdict(old.summary, new.summary, table), f"old {path}",
+                           "the new baseline", show_all, hint=False))
 
 
 # --- the report ----------------------------------------------------------------------------
@@ -188,7 +240,8 @@ def _update(path: Path, against: Path | None, experiment_file: Path | None,
 
 def report_text(baseline: Baseline, now: Baseline, table: pd.DataFrame, result: Verdict,
                 baseline_label: str, now_label: str, show_all: bool, hint: bool = True) -> str:
-    """The printed report: what was compared, what moved, the sample-size hint, the verdict."""
+    """The printed report: what was compared, which tests, what moved, the sample-size hint,
+    the verdict."""
     lines = [f"baseline: {baseline_label}: {_describe(baseline)}",
              f"now:      {now_label}: {_describe(now)}"]
     changes = experiment_changes(baseline, now)
@@ -199,11 +252,39 @@ def report_text(baseline: Baseline, now: Baseline, table: pd.DataFrame, result: 
         lines.append(f"identical: the {now.games} games reproduce the baseline's scores exactly "
                      f"(fingerprint {now.fingerprint})")
     else:
-        lines += _moved(table, baseline.alpha, show_all)
+        lines += [*_tests_used(table), "", *_moved(table, baseline.alpha, show_all)]
     if hint:
-        lines += ["", *_hint(baseline)]
+        lines += ["", *_hint(baseline, None if result.identical else table)]
     lines += ["", _verdict_line(baseline, now, result)]
     return "\n".join(lines)
+
+
+def _tests_used(table: pd.DataFrame) -> list[str]:
+    """Which tests ran, and what pairing saved (the variance reduction of the mean tests)."""
+    tests = int(table["p"].notna().sum())
+    if not table.attrs.get("paired"):
+        return [f"tests: unpaired, the runs played other seeds: Welch t for VP means, "
+                f"two-proportion z for win rates, Kolmogorov-Smirnov for distributions, "
+                f"Mood's test with bootstrap intervals for quantiles; Holm over {tests} tests"]
+    games = int(table.attrs["games"])
+    lines = [f"tests: paired on {games:,} common games (same seeds): paired t for VP means "
+             f"and win rates, Kolmogorov-Smirnov for distributions, Mood's test (McNemar) "
+             f"with paired bootstrap intervals for quantiles; Holm over {tests} tests"]
+    means = table[table["kind"] == "mean"]
+    finite = means.loc[np.isfinite(means["gain"]), "gain"]
+    exact = means[np.isinf(means["gain"])]
+    constant = int((exact["diff"] != 0).sum())
+    same = [f"{constant} moved by the same amount in every game"] if constant else []
+    if len(exact) > constant:
+        same.append(f"{len(exact) - constant} did not move in any game")
+    if len(finite):
+        lines.append(f"variance reduction of the paired mean tests against two independent "
+                     f"runs: {finite.min():.3g}x to {finite.max():.3g}x (median "
+                     f"{finite.median():.3g}x) over {len(finite)} comparisons"
+                     + "".join(f"; {part}" for part in same))
+    elif same:
+        lines.append("the means need no variance reduction: " + "; ".join(same))
+    return lines
 
 
 def _describe(summary: Baseline) -> str:
@@ -232,40 +313,55 @@ def _moved(table: pd.DataFrame, alpha: float, show_all: bool) -> list[str]:
 def _format_table(table: pd.DataFrame) -> pd.DataFrame:
     def value(metric: str, x: float, signed: bool = False) -> str:
         sign = "+" if signed else ""
+        if pd.isna(x):
+            return "-"
         return f"{x:{sign}.1%}" if metric == WIN_RATE else f"{x:{sign}.2f}"
 
     rows = []
     for row in table.itertuples():
+        spread = row.kind == DISTRIBUTION
+        name = (f"{row.metric} ECDF" if spread else
+                f"{row.metric} q{row.level * 100:g}" if row.kind == QUANTILE else row.metric)
         rows.append({
-            "strategy": row.strategy, "players": row.players,
-            "metric": row.metric,
+            "strategy": row.strategy, "players": row.players, "metric": name,
             "baseline": value(row.metric, row.baseline), "now": value(row.metric, row.now),
-            "diff": value(row.metric, row.diff, signed=True),
-            "95% CI": f"[{value(row.metric, row.low, True)}, {value(row.metric, row.high, True)}]",
-            "test": row.test, "p (Holm)": f"{row.p_holm:.3g}",
-            "tolerance": value(row.metric, row.tolerance),
+            "diff": f"D {row.diff:.3f}" if spread else value(row.metric, row.diff, signed=True),
+            "95% CI": "-" if spread or pd.isna(row.low) else
+                      f"[{value(row.metric, row.low, True)}, {value(row.metric, row.high, True)}]",
+            "test": row.test, "p (Holm)": "-" if pd.isna(row.p_holm) else f"{row.p_holm:.3g}",
+            "tolerance": f"D {row.tolerance:.3f}" if spread else value(row.metric,
+                                                                        row.tolerance),
             "": "ALARM" if row.alarm else ("within tolerance" if row.significant else ""),
         })
     return pd.DataFrame(rows)
 
 
-def _hint(baseline: Baseline) -> list[str]:
-    needed = games_needed(baseline)
+def _hint(baseline: Baseline, table: pd.DataFrame | None) -> list[str]:
+    needed = games_needed(baseline, table)
 
     def amount(metric: str, x: float) -> str:
         return "-" if pd.isna(x) else f"{x:.1%}" if metric == WIN_RATE else f"{x:.2g} VP"
 
+    def games(x: float) -> str:
+        return "-" if pd.isna(x) else f"{int(x):,}"
+
     shown = pd.DataFrame({
         "tolerance": [amount(m, t) for m, t in needed["tolerance"].items()],
-        "games per run": ["-" if pd.isna(g) else f"{int(g):,}" for g in needed["games"]],
+        "unpaired games": [games(g) for g in needed["games"]],
         "hardest group": [g if not pd.isna(n) else "-"
                           for g, n in zip(needed["group"], needed["games"], strict=True)],
-        "detectable now": [amount(m, d) for m, d in needed["detectable"].items()],
+        "detectable": [amount(m, d) for m, d in needed["detectable"].items()],
+        "paired games": [games(g) for g in needed["paired"]],
+        "detectable paired": [amount(m, d) for m, d in needed["paired_detectable"].items()],
     }, index=needed.index)
     shown.index.name = None
+    paired = ("paired figures use the SD of this comparison's per-game differences"
+              if needed["paired"].notna().any() else
+              "paired figures need a paired comparison whose games differ (they depend on "
+              "the change: none for a constant, as many as unpaired for reshuffled games)")
     return ["sample size (90% power at Holm's strictest level): games per run to detect a shift "
             "of one tolerance,",
-            f"and the shift detectable with the baseline's {baseline.games:,} games:",
+            f"and the shift detectable with the baseline's {baseline.games:,} games; {paired}:",
             shown.to_string()]
 
 
