@@ -1239,7 +1239,9 @@ def test_an_experiment_whose_variants_explode_is_refused_in_one_line(tmp_path):
                                     "board='board9'"),
 ])
 def test_errors_in_values_given_on_the_command_line_say_so(tmp_path, args, message):
-    result = CliRunner().invoke(main, ["run", "--games", "2", "--jobs", "1", "--quiet", *args,
+    # Random seats, so that no warning about a partial balanced block comes before the error.
+    result = CliRunner().invoke(main, ["run", "--games", "2", "--jobs", "1", "--quiet",
+                                       "--seats", "random", *args,
                                        "--out", str(tmp_path / "run")])
     assert result.exit_code == 1 and result.output.startswith(message), result.output
     assert "default.yaml" not in result.output and not (tmp_path / "run").exists()
