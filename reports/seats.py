@@ -39,7 +39,7 @@ def _labels(model: SeatModel, term: str, levels: list, seat_colours: dict) -> li
     if term == "seat":
         if model.colour_is_seat:
             return [f"{seat_colours[s]}\nseat {s}" for s in levels]
-        return [f"seat {s}" for s in levels]
+        return [str(s) for s in levels]  # the panel's title says "seat"
     if term == "position":
         return [ORDINALS[int(p)] for p in levels]
     return [str(level) for level in levels]
@@ -63,7 +63,11 @@ def _panel(ax: Axes, rows: pd.DataFrame, labels: list[str], colours: list[str], 
     ax.axhline(fair, color="0.3", linestyle="--", linewidth=1)
     ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
     ax.set_title(title)
-    ax.tick_params(axis="x", labelrotation=35 if max(map(len, labels)) > 8 else 0)
+    if max(map(len, labels)) > 6:  # strategy names: slanted, each ending under its bar
+        for label in ax.get_xticklabels():
+            label.set_rotation(60)
+            label.set_horizontalalignment("right")
+            label.set_rotation_mode("anchor")
 
 
 def _comparison(model: SeatModel, term: str, rows: pd.DataFrame, labels: list[str],

@@ -13,6 +13,7 @@ import matplotlib
 import numpy as np
 import pandas as pd
 import pytest
+from figure_checks import tick_label_clashes
 from matplotlib.collections import LineCollection, PathCollection
 from matplotlib.colors import to_rgb
 from matplotlib.lines import Line2D
@@ -181,6 +182,22 @@ def test_no_legend_of_the_full_report_covers_plotted_data(mixed_sections):
     assert len(figures) >= 15
     assert [clash for f in figures.values() for clash in legend_clashes(f)] == []
 
+
+
+def test_no_tick_labels_of_the_full_report_overlap(mixed_sections):
+    figures = figures_of(mixed_sections)
+    clashes = [clash for f in figures.values() for clash in tick_label_clashes(f)]
+    assert clashes == [], "; ".join(clashes)
+
+
+def test_overlapping_tick_labels_are_caught():
+    from reports.common import new_figure
+
+    fig, axes = new_figure(width=2)
+    axes[0][0].bar([f"a long label {i}" for i in range(6)], range(6))
+    fig.get_layout_engine().execute(fig)
+    fig.draw_without_rendering()
+    assert tick_label_clashes(Figure("x", "x", "", 1, fig))
 
 def test_a_legend_on_the_data_is_caught():
     # The check above must be able to fail: a legend drawn over a line is a clash.

@@ -7,6 +7,7 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+from figure_checks import tick_label_clashes
 
 from reports.seat_model import fit_seat_model
 from reports.seats import section
@@ -127,7 +128,10 @@ def test_with_dealt_colours_seats_are_numbered_and_colours_get_their_own_coloure
     titles = [ax.get_title() for ax in figure.figure.axes]
     assert titles[:2] == ["seat", "colour"]
     seat_axis, colour_axis = figure.figure.axes[:2]
-    assert [t.get_text() for t in seat_axis.get_xticklabels()] == [f"seat {s}" for s in range(4)]
+    assert [t.get_text() for t in seat_axis.get_xticklabels()] == [str(s) for s in range(4)]
+    figure.figure.get_layout_engine().execute(figure.figure)
+    figure.figure.draw_without_rendering()
+    assert tick_label_clashes(figure) == []
     names = [t.get_text() for t in colour_axis.get_xticklabels()]
     assert sorted(names) == sorted(COLOURS)
     yellow = colour_axis.patches[names.index("Yellow")].get_facecolor()
@@ -140,3 +144,12 @@ def test_runs_without_colours_pooled_with_dealt_ones_take_the_seat_colour_where_
     model = fit_seat_model(pd.concat([dealt, old], ignore_index=True))
     assert set(model.term("colour").index) == set(COLOURS)
     assert model.term("colour")["player_games"].sum() == 1600
+
+
+def test_long_strategy_names_stay_readable_under_their_bars():
+    names = ("alchemist", "builder", "courtier", "governor", "greedy", "mausoleum")
+    dealt = _games(240, names, "balanced", lambda *_: 1.0, colour_deal=True)
+    figure = section(_Data(dealt)).figures[0]
+    figure.figure.get_layout_engine().execute(figure.figure)
+    figure.figure.draw_without_rendering()
+    assert tick_label_clashes(figure) == []
