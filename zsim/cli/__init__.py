@@ -14,8 +14,8 @@ import click
 from zsim import __version__
 
 # The subcommands, each the ``command`` of the module ``zsim.cli.<name>``.
-COMMANDS = ("bench", "compare", "components", "play", "regress", "replay", "report", "run",
-            "sweep", "strategies")
+COMMANDS = ("balance", "bench", "compare", "components", "exploit", "play", "regress", "replay",
+            "report", "run", "sweep", "strategies", "tune")
 
 
 class _LazyGroup(click.Group):
