@@ -75,3 +75,49 @@ def write_page(out: Path, title: str, lines: list[str], images: list[str],
                     f"<title>{html.escape(title)}</title></head><body>"
                     + "\n".join(body) + "</body></html>\n")
     return page
+
+
+def balance_figure(curve: pd.DataFrame, keys: list[str], target: tuple[str, float] | None,
+                   path: Path) -> None:
+    """One key: the objective with its interval above each strategy's win rate with its
+    Wilson interval, against the value. Two keys: the objective over the grid, shaded."""
+    per_value = curve.drop_duplicates(keys).sort_values(keys)
+    label = f"|{target[0]} - {target[1]:.0%}|" if target else "spread of win rates"
+    if len(keys) == 2:
+        fig, ax = plt.subplots(figsize=(7, 5))
+        dots = ax.scatter(per_value[keys[0]], per_value[keys[1]], c=per_value["objective"],
+                          s=160, cmap="viridis_r")
+        best = per_value[per_value["best"]]
+        ax.scatter(best[keys[0]], best[keys[1]], s=320, facecolors="none", edgecolors="red",
+                   label="recommended")
+        fig.colorbar(dots, label=label)
+        ax.set_xlabel(keys[0])
+        ax.set_ylabel(keys[1])
+        ax.legend(fontsize=8)
+    else:
+        key = keys[0]
+        fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 7), sharex=True)
+        top.plot(per_value[key], per_value["objective"], marker="o", color="C0",
+                 label="as played")
+        top.errorbar(per_value[key], per_value["corrected"],
+                     yerr=[(per_value["corrected"] - per_value["low"]).clip(lower=0),
+                           (per_value["high"] - per_value["corrected"]).clip(lower=0)],
+                     marker="s", capsize=3, linestyle="--", color="C1",
+                     label="corrected for noise, 95% interval")
+        plausible = per_value[per_value["plausible"]]
+        top.scatter(plausible[key], plausible["corrected"], s=90, facecolors="none",
+                    edgecolors="C2", label="not significantly worse than the best")
+        top.set_ylabel(label)
+        top.legend(fontsize=8)
+        for strategy, rows in curve.groupby("strategy"):
+            rows = rows.sort_values(key)
+            bottom.errorbar(rows[key], rows["win_rate"],
+                            yerr=[(rows["win_rate"] - rows["win_low"]).clip(lower=0),
+                                  (rows["win_high"] - rows["win_rate"]).clip(lower=0)],
+                            marker="o", capsize=2, label=strategy)
+        bottom.set_xlabel(key)
+        bottom.set_ylabel("win rate")
+        bottom.legend(fontsize=7, ncol=3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
