@@ -179,6 +179,18 @@ def test_tune_resumes_after_ctrl_c(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert (out / "tuned.yaml").is_file()
 
 
+def test_a_study_whose_rules_changed_is_not_resumed(tmp_path: Path) -> None:
+    out = tmp_path / "tune"
+    assert _tune(["--out", str(out), "--trials", "1"]).exit_code == 0
+    study = optuna.load_study(study_name=search.STUDY_NAME, storage=search.storage_url(out))
+    setup = study.user_attrs[search.SETUP]
+    assert setup["digest"]
+    study.set_user_attr(search.SETUP, {**setup, "experiment": {
+        **setup["experiment"], "variants": {"rules.palace_vp": "8"}}})  # as if edited since
+    result = CliRunner().invoke(main, ["tune", "--resume", str(out), "--jobs", "1"])
+    assert result.exit_code == 1 and "changed since the study started" in result.output
+
+
 def test_tune_refuses_bad_input_with_one_line() -> None:
     runner = CliRunner()
     result = runner.invoke(main, ["tune", "--out", "x", "--field", "gredy", "--jobs", "1"])

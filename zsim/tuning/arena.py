@@ -50,6 +50,7 @@ class Setup:
     block_games: int  # games per block, a multiple of ``players``
     blocks: int  # training blocks of a full evaluation
     held_out_games: int
+    digest: str = ""  # of the rules, the engine and the field's bots (``play_digest``)
 
     def __post_init__(self) -> None:
         if not self.field:
@@ -77,6 +78,11 @@ class Setup:
         sets = list(itertools.combinations(self.field, seats))
         random.Random(self.seed).shuffle(sets)
         return sets[block % len(sets)]
+
+    def current_digest(self) -> str:
+        """The digest of what plays this setup's games now: the component files with the
+        variants, the engine's and bots' code, and the field's bots as configured."""
+        return play_digest(parse_experiment(self.experiment, "tuning setup"), self.field)
 
     def held_out_blocks(self) -> int:
         return -(-self.held_out_games // self.block_games)
@@ -186,4 +192,17 @@ def make_setup(experiment: Experiment, field: tuple[str, ...], players: int, see
     block_games = -(-block_games // players) * players
     return Setup(experiment=experiment.model_dump(), field=tuple(field), players=players,
                  seed=seed, block_games=block_games, blocks=blocks,
-                 held_out_games=held_out_games)
+                 held_out_games=held_out_games, digest=play_digest(experiment, field))
+
+
+def play_digest(experiment: Experiment, field: tuple[str, ...]) -> str:
+    """What the runner's resume checks, for a whole study: the rules and what plays them."""
+    import hashlib
+
+    from strategies.registry import resolve
+    from zsim.runner.boxfiles import run_box_digest
+    from zsim.runner.provenance import play_digest as code_digest
+
+    rules = run_box_digest(experiment.box_dir(), experiment.variant_set().box)
+    code = code_digest({spec: resolve(spec) for spec in field})
+    return hashlib.sha256(f"{rules} {code}".encode()).hexdigest()[:16]

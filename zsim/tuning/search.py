@@ -140,8 +140,13 @@ def load(out: Path) -> optuna.Study:
         raise TuningError(f"{out}: no {DATABASE}, so not a directory of zsim tune")
     optuna.logging.set_verbosity(optuna.logging.ERROR)
     stored = optuna.load_study(study_name=STUDY_NAME, storage=storage_url(out))
+    setup = setup_of(stored)
+    if setup.current_digest() != setup.digest:
+        raise TuningError(f"{out}: the component files, zsim's code or the field's bots changed "
+                          "since the study started; resuming would mix trials played under "
+                          "two versions. Start a new study with --out")
     sampler = _sampler(stored.user_attrs[SAMPLER],
-                       setup_of(stored).seed + len(stored.get_trials(deepcopy=False)))
+                       setup.seed + len(stored.get_trials(deepcopy=False)))
     study = optuna.load_study(study_name=STUDY_NAME, storage=storage_url(out), sampler=sampler,
                               pruner=RacingPruner())
     _requeue_interrupted(study)
