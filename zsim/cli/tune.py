@@ -4,9 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
+
+if TYPE_CHECKING:  # the tuning modules load optuna and pandas: only when a command runs
+    from zsim.runner.experiment import Experiment
+    from zsim.tuning.arena import Execution, Setup
+    from zsim.tuning.search import Budget
+    from zsim.tuning.session import TuneResult
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -50,7 +56,7 @@ def search_options(function: F) -> F:
 
 
 def setup_from_options(options: dict[str, Any], variants: tuple[str, ...] = (),
-                       base: Any = None) -> Any:
+                       base: Experiment | None = None) -> Setup:
     """The checked ``Setup`` the options describe (``base``: an experiment already loaded)."""
     from zsim.runner.experiment import DEFAULT_EXPERIMENT, load_experiment
     from zsim.tuning.arena import make_setup, with_variants
@@ -65,7 +71,7 @@ def setup_from_options(options: dict[str, Any], variants: tuple[str, ...] = (),
                       options["held_out_games"])
 
 
-def execution_from_options(options: dict[str, Any]) -> Any:
+def execution_from_options(options: dict[str, Any]) -> Execution:
     from zsim.tuning.arena import Execution
 
     if options["jobs"] == 0:
@@ -74,7 +80,7 @@ def execution_from_options(options: dict[str, Any]) -> Any:
     return Execution(options["jobs"], options["backend"], options["scheduler"])
 
 
-def budget_from_options(options: dict[str, Any]) -> Any:
+def budget_from_options(options: dict[str, Any]) -> Budget:
     from zsim.tuning.search import Budget
 
     return Budget(options["trials"], options["minutes"])
@@ -95,6 +101,7 @@ def command(out: Path | None, resume: Path | None, variant: tuple[str, ...],
     once it is significantly behind the best (paired, game by game). The winner is written
     as a bot file and replayed on held-out seeds against the best hand-weighted bot.
     """
+    from zsim.runner.backends import BackendError
     from zsim.runner.batch import RunInterrupted
     from zsim.runner.experiment import ExperimentError
     from zsim.tuning import search
@@ -119,12 +126,12 @@ def command(out: Path | None, resume: Path | None, variant: tuple[str, ...],
         raise click.ClickException(
             f"interrupted; the study is kept in {directory}/{search.DATABASE}: continue it "
             f"with zsim tune --resume {directory}") from None
-    except (ExperimentError, ValueError, OSError) as error:
+    except (ExperimentError, BackendError, ValueError, OSError) as error:
         raise click.ClickException(str(error)) from error
     report(result)
 
 
-def report(result: Any) -> None:
+def report(result: TuneResult) -> None:
     click.echo(f"trials: {result.trials}; games this session: {result.games}")
     click.echo(f"tuned bot: {result.out / 'tuned.yaml'}")
     click.echo(result.held_out.summary())
