@@ -102,6 +102,23 @@ def test_racing_stops_only_a_clearly_worse_candidate() -> None:
     assert search.behind(with_failed, best)
 
 
+def test_the_pruner_races_a_trial_against_the_best_finished_one() -> None:
+    study = optuna.create_study(direction="maximize", pruner=search.RacingPruner())
+    best = [1.0, 0.0] * 30
+    for value, shares in ((0.2, [0.0, 1.0] * 30), (0.5, best)):
+        study.add_trial(optuna.trial.create_trial(value=value, user_attrs={search.SHARES:
+                                                                             shares}))
+    assert search.best_trial(study).user_attrs[search.SHARES] == best
+    trial = study.ask()
+    trial.set_user_attr(search.SHARES, [0.0] * 30)  # lost the 15 games the best won so far
+    trial.report(0.0, 0)
+    assert trial.should_prune()
+    level = study.ask()
+    level.set_user_attr(search.SHARES, best[:30])
+    level.report(0.5, 0)
+    assert not level.should_prune()
+
+
 def test_held_out_comparison_on_degenerate_data() -> None:
     none = compare(np.zeros(10), np.zeros(10), "greedy", 4)
     assert none.tuned.share == 0 and none.tuned.low == 0 and none.difference == 0
