@@ -14,8 +14,8 @@ import click
 from zsim import __version__
 
 # The subcommands, each the ``command`` of the module ``zsim.cli.<name>``.
-COMMANDS = ("bench", "compare", "components", "effects", "play", "power", "regress", "replay",
-            "report", "run", "sweep", "strategies", "view")
+COMMANDS = ("balance", "bench", "compare", "components", "effects", "exploit", "play", "power",
+            "regress", "replay", "report", "run", "sweep", "strategies", "tune", "view")
 
 
 class _LazyGroup(click.Group):
