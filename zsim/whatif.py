@@ -46,8 +46,12 @@ def _experiment_or_variants(entry: str) -> Experiment | Variants:
     return parse([entry])
 
 
-def with_variants(base: Experiment, variants: Variants, source: str = "variant") -> Experiment:
-    """``base`` with ``variants`` added to its own (a repeated key takes the new value)."""
+def with_variants(base: Experiment, variants: Variants | Sequence[str],
+                  source: str = "variant") -> Experiment:
+    """``base`` with ``variants`` (parsed, or entries ``KEY=VALUE`` and variant files) added to
+    its own (a repeated key takes the new value)."""
+    if not isinstance(variants, Variants):
+        variants = parse(list(variants))
     merged = {**base.variants, **dict(v.split("=", 1) for v in variants.as_strings())}
     return base.with_overrides(source, variants=merged)
 

@@ -51,8 +51,8 @@ def command(ranges: tuple[str, ...], experiment_path: str | None, out: Path, poi
     from zsim.components import BoxError
     from zsim.options import OptionError
     from zsim.runner.experiment import DEFAULT_EXPERIMENT, ExperimentError, load_experiment
-    from zsim.tuning.arena import with_variants
     from zsim.tuning.balance import BalanceError, parse_range, search
+    from zsim.whatif import with_variants
 
     if len(ranges) > 2:
         raise click.UsageError("give one or two KEY=LOW..HIGH ranges")
@@ -70,13 +70,13 @@ def command(ranges: tuple[str, ...], experiment_path: str | None, out: Path, poi
         def variant_of(value: tuple[float, ...]) -> list[str]:
             return [f"{axis.key}={axis.text(v)}" for axis, v in zip(axes, value, strict=True)]
 
-        probe = with_variants(base, variant_of(tuple(axis.low for axis in axes)))
+        probe = with_variants(base, variant_of(tuple(axis.low for axis in axes)), "--variant")
         probe.variant_set().load_box(probe.box_dir())  # an unknown key stops here, not later
 
         def play(value: tuple[float, ...]) -> Any:
             name = ",".join(variant_of(value))
-            return run_players(with_variants(base, variant_of(value)), out / "runs" / name,
-                               quiet)
+            experiment = with_variants(base, variant_of(value), "--variant")
+            return run_players(experiment, out / "runs" / name, quiet)
 
         table, matrices = search(axes, points, rounds, play, aim)
     except (ExperimentError, BoxError, OptionError, ValueError) as error:

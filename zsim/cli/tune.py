@@ -59,12 +59,13 @@ def setup_from_options(options: dict[str, Any], variants: tuple[str, ...] = (),
                        base: Experiment | None = None) -> Setup:
     """The checked ``Setup`` the options describe (``base``: an experiment already loaded)."""
     from zsim.runner.experiment import DEFAULT_EXPERIMENT, load_experiment
-    from zsim.tuning.arena import make_setup, with_variants
+    from zsim.tuning.arena import make_setup
+    from zsim.whatif import with_variants
 
     experiment = base if base is not None else load_experiment(
         options["experiment_path"] or DEFAULT_EXPERIMENT)
     if variants:
-        experiment = with_variants(experiment, variants)
+        experiment = with_variants(experiment, variants, "--variant")
     field = tuple(options["field"]) or tuple(experiment.strategies)
     return make_setup(experiment, field, options["players"] or experiment.players[0],
                       options["seed"], options["block_games"], options["blocks"],

@@ -161,14 +161,6 @@ def dask_cluster(execution: Execution) -> Iterator[Execution]:
         yield Execution(execution.jobs, "dask", cluster.scheduler_address)
 
 
-def with_variants(experiment: Experiment, entries: tuple[str, ...] | list[str]) -> Experiment:
-    """``experiment`` with variant entries (``KEY=VALUE`` or variant files) added to its own."""
-    from zsim.variants import parse
-
-    added = dict(entry.split("=", 1) for entry in parse(list(entries)).as_strings())
-    return experiment.with_overrides("--variant", variants={**experiment.variants, **added})
-
-
 def make_setup(experiment: Experiment, field: tuple[str, ...], players: int, seed: int,
                block_games: int, blocks: int, held_out_games: int) -> Setup:
     """A checked setup: every strategy of the field can be named, the variants apply to the

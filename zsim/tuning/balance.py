@@ -23,6 +23,7 @@ import pandas as pd
 import yaml
 
 from zsim.compare import per_game
+from zsim.yamlload import safe_load
 
 RESAMPLES = 999
 CONFIDENCE = 0.95
@@ -63,7 +64,7 @@ def parse_range(spec: str) -> Axis:
     ends = []
     for end in ("low", "high"):
         try:
-            value = yaml.safe_load(match[end])
+            value = safe_load(match[end])
         except yaml.YAMLError:
             value = None
         if isinstance(value, bool) or not isinstance(value, int | float):
