@@ -95,7 +95,7 @@ def section(data: RunData) -> Section:
                "unpaired_games_per_batch"]],
         formats={"sd": "{:.3g}", "unpaired_games_per_batch": "{:,.0f}"}))
     section.blocks.append(Note(
-        "Games per batch for a two-sided t-test on per-game means at 5% significance and 80% "
+        "Games per batch for a two-sided test on per-game means at 5% significance and 80% "
         "power, counted in whole games of the run. A paired comparison (zsim compare, zsim "
         "effects: the same seeds in both batches) needs fewer, by how much the paired games "
         "agree: `zsim power BASE_RUN VARIANT_RUN` measures it."))

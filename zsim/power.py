@@ -2,7 +2,8 @@
 
 The unit is the game, as in ``zsim.compare``: each strategy's mean win share (or VP) per game.
 For a shift of ``delta`` between two batches of games, at significance ``alpha`` and the given
-power, a two-sided t-test needs
+power, a two-sided test of the mean (``zsim.stats.mean_sample_size``, the sizing the
+regression gate uses) needs
 
 * unpaired (two independent batches): ``n`` games per batch with effect size ``delta / sd``,
   where ``sd`` is the per-game standard deviation of the run;
@@ -26,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from zsim.compare import KEYS, per_game
+from zsim.stats import mean_sample_size
 
 ALPHA = 0.05
 POWER = 0.8
@@ -36,17 +38,10 @@ VP_SHIFTS = (1.0, 3.0)
 
 def _games(delta: float, sd: float, paired: bool, alpha: float, power: float,
            share: float) -> float:
-    """Whole games of a run (of which the strategy sits in ``share``) a t-test needs to detect
+    """Whole games of a run (of which the strategy sits in ``share``) a test needs to detect
     ``delta`` at spread ``sd``; nan when no spread was measured (or there is none at all)."""
-    from statsmodels.stats.power import TTestIndPower, TTestPower
-
-    if not sd > 0:
-        return math.nan
-    effect = delta / sd
-    solver = TTestPower() if paired else TTestIndPower()
-    own = solver.solve_power(effect_size=effect, alpha=alpha, power=power,
-                             alternative="two-sided")
-    return float(math.ceil(own / share))
+    own, _ = mean_sample_size(sd, 2, delta, alpha, power, two_sample=not paired)
+    return math.nan if math.isnan(own) else float(math.ceil(own / share))
 
 
 def games_needed(players: pd.DataFrame, paired_with: pd.DataFrame | None = None,
@@ -72,7 +67,8 @@ def games_needed(players: pd.DataFrame, paired_with: pd.DataFrame | None = None,
             sd = float(values.std(ddof=1)) if len(values) > 1 else math.nan
             sd_diff, correlation = math.nan, math.nan
             if other is not None:
-                joined = group[[metric]].join(other[[metric]], how="inner", rsuffix="_other")
+                joined = group[[metric]].join(
+                    other[[metric]].add_suffix("_other"), how="inner")
                 if len(joined) > 2:
                     a, b = joined[metric].to_numpy(float), joined[f"{metric}_other"].to_numpy(float)
                     sd_diff = float((b - a).std(ddof=1))

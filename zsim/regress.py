@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,7 +27,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
-import scipy
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -36,7 +35,14 @@ from zsim.components import default_box_dir
 from zsim.paired import Shift, distribution_shift, mean_shift, quantile_shifts
 from zsim.runner.experiment import IDENTITY_FIELDS, Experiment, ExperimentError, parse_experiment
 from zsim.runner.writer import RUN_JSON, read_json
-from zsim.stats import cohens_h, holm, two_proportion_test
+from zsim.stats import (
+    cohens_h,
+    holm,
+    mean_sample_size,
+    normal_power,
+    reach_power,
+    two_proportion_test,
+)
 from zsim.validation import describe, read_yaml
 
 FORMAT = 2
@@ -675,10 +681,10 @@ def games_needed(baseline: Baseline, table: pd.DataFrame | None = None,
                 detectable = _win_rate_shift(group.win_rate, units, level, power)
             else:
                 units = group.games
-                needed, detectable = _mean_sample(group.vp[metric].sd, units, tolerance,
+                needed, detectable = mean_sample_size(group.vp[metric].sd, units, tolerance,
                                                   level, power, two_sample=True)
             sd, games = paired_sd.get((strategy, n, metric), (math.nan, 0))
-            paired, paired_detectable = _mean_sample(sd, games, tolerance, level, power,
+            paired, paired_detectable = mean_sample_size(sd, games, tolerance, level, power,
                                                      two_sample=False)
             rows.append({"metric": metric, "group": f"{strategy} {n}p", "tolerance": tolerance,
                          "games": _per_run(needed, units / baseline.games),
@@ -704,19 +710,6 @@ def _per_run(needed: float, share: float) -> float:
     return math.nan if math.isnan(needed) else math.ceil(needed / share)
 
 
-def _mean_sample(sd: float, units: int, tolerance: float, level: float, power: float,
-                 two_sample: bool) -> tuple[float, float]:
-    """Games that detect ``tolerance`` with an outcome (or per-game difference) of SD ``sd``,
-    and the shift ``units`` games detect; NaN without spread."""
-    ratio = 1.0 if two_sample else 0.0  # statsmodels: ratio 0 is a one-sample test
-    if not sd > 0 or units < 2:
-        return math.nan, math.nan
-    needed = (_reach(lambda n, d=tolerance / sd: _power(d, n, level, ratio), power, 1, 1e15)
-              if tolerance > 0 else math.nan)
-    detectable = sd * _reach(lambda d: _power(d, units, level, ratio), power, 1e-9, 1e3)
-    return needed, detectable
-
-
 def _win_rate_sample(rate: float, tolerance: float, level: float, power: float) -> float:
     """Player-games per run to see ``rate`` move by ``tolerance`` the harder way (Cohen's h is
     smaller towards 0.5)."""
@@ -724,7 +717,7 @@ def _win_rate_sample(rate: float, tolerance: float, level: float, power: float) 
     if not shifted:
         return math.nan
     effect = min(abs(cohens_h(r, rate)) for r in shifted)
-    return _reach(lambda n: _power(effect, n, level), power, 1, 1e15)
+    return reach_power(lambda n: normal_power(effect, n, level), power, 1, 1e15)
 
 
 def _win_rate_shift(rate: float, units: int, level: float, power: float) -> float:
@@ -732,35 +725,8 @@ def _win_rate_shift(rate: float, units: int, level: float, power: float) -> floa
     inverse of Cohen's h, h = 2 asin(sqrt(p1)) - 2 asin(sqrt(p2))."""
     if units < 2:
         return math.nan
-    h = _reach(lambda effect: _power(effect, units, level), power, 1e-9, math.pi)
+    h = reach_power(lambda effect: normal_power(effect, units, level), power, 1e-9, math.pi)
     angle = 2 * math.asin(math.sqrt(rate))
     shifts = [abs(math.sin(a / 2) ** 2 - rate) for a in (angle - h, angle + h)
               if 0 <= a <= math.pi]
     return max(shifts, default=math.nan)
-
-
-def _power(effect: float, n: float, level: float, ratio: float = 1.0) -> float:
-    """The power of a two-sample test (``ratio`` 1) or a one-sample test of paired differences
-    (``ratio`` 0) by statsmodels' normal approximation (imported when first needed, see
-    ``zsim.stats``). With the hundreds of games a baseline holds it agrees with the t
-    distribution to well under 1%, while statsmodels' t power turns NaN for the large samples
-    that small effects at Holm's levels need."""
-    from statsmodels.stats.power import NormalIndPower
-
-    return NormalIndPower().power(effect, n, level, ratio=ratio)
-
-
-def _reach(power_at: Callable[[float], float], target: float, low: float, high: float) -> float:
-    """Where a power curve that rises with its argument (sample size or effect size) reaches
-    ``target``, NaN if not below ``high``.
-
-    statsmodels' ``solve_power`` can settle on a wrong root for small effects at small alpha
-    (it gave fewer games for a stricter level), so the bracket grows by doubling from ``low``
-    and a bracketed search finishes.
-    """
-    lower, upper = low, 2 * low
-    while power_at(upper) < target:
-        if upper >= high:
-            return math.nan
-        lower, upper = upper, 2 * upper
-    return float(scipy.optimize.brentq(lambda x: power_at(x) - target, lower, upper, xtol=1e-9))

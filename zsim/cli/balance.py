@@ -50,9 +50,9 @@ def command(ranges: tuple[str, ...], experiment_path: str | None, out: Path, poi
     from zsim.cli.batches import run_players
     from zsim.components import BoxError
     from zsim.options import OptionError
-    from zsim.runner.experiment import DEFAULT_EXPERIMENT, ExperimentError, load_experiment
+    from zsim.runner.experiment import ExperimentError
     from zsim.tuning.balance import BalanceError, parse_range, search
-    from zsim.whatif import with_variants
+    from zsim.whatif import base_experiment, with_variants
 
     if len(ranges) > 2:
         raise click.UsageError("give one or two KEY=LOW..HIGH ranges")
@@ -61,7 +61,7 @@ def command(ranges: tuple[str, ...], experiment_path: str | None, out: Path, poi
         axes = [parse_range(spec) for spec in ranges]
         if len({axis.key for axis in axes}) < len(axes):
             raise BalanceError("the two ranges have the same key")
-        base = load_experiment(experiment_path or DEFAULT_EXPERIMENT).with_overrides(
+        base = base_experiment(experiment_path).with_overrides(
             "command line", games=games, jobs=jobs, seed=seed)
         if aim is not None and aim[0] not in base.strategies:
             raise BalanceError(f"--target: strategy {aim[0]!r} is not in the field "

@@ -10,7 +10,8 @@ import pandas as pd
 from zsim.cli.batches import run_options, run_players
 from zsim.options import OptionError
 from zsim.rules.constraints import KINDS
-from zsim.runner.experiment import DEFAULT_EXPERIMENT, Experiment, ExperimentError, load_experiment
+from zsim.runner.experiment import Experiment, ExperimentError
+from zsim.whatif import base_experiment
 
 
 def _components(experiment: Experiment, kind: str, only: tuple[str, ...]) -> tuple[
@@ -63,7 +64,7 @@ def command(kind: str, experiment_path: str | None, only: tuple[str, ...], out: 
     from zsim.effects import component_effect, effects_table
 
     try:
-        base = load_experiment(experiment_path or DEFAULT_EXPERIMENT)
+        base = base_experiment(experiment_path)
         base = base.with_overrides("command line", games=games, jobs=jobs, seed=seed)
         components, skipped = _components(base, kind, only)
         if not components:

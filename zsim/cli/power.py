@@ -55,7 +55,8 @@ def command(run_dir: Path, paired_run_dir: Path | None, win_shifts: tuple[float,
         columns += ["correlation", "paired_games"]
     click.echo(shown[columns].to_string(index=False, float_format=lambda v: f"{v:.3g}",
                                         na_rep="-"))
-    click.echo(f"(two-sided t-test on per-game means, alpha {alpha}, power {power}; games are "
+    click.echo(f"(two-sided test on per-game means, normal approximation, alpha {alpha}, "
+               f"power {power}; games are "
                "whole games of the run)" + ("" if other is not None else
                                             "; give a second run on the same seeds "
                                             "for the paired figures"))

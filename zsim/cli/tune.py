@@ -58,12 +58,10 @@ def search_options(function: F) -> F:
 def setup_from_options(options: dict[str, Any], variants: tuple[str, ...] = (),
                        base: Experiment | None = None) -> Setup:
     """The checked ``Setup`` the options describe (``base``: an experiment already loaded)."""
-    from zsim.runner.experiment import DEFAULT_EXPERIMENT, load_experiment
     from zsim.tuning.arena import make_setup
-    from zsim.whatif import with_variants
+    from zsim.whatif import base_experiment, with_variants
 
-    experiment = base if base is not None else load_experiment(
-        options["experiment_path"] or DEFAULT_EXPERIMENT)
+    experiment = base if base is not None else base_experiment(options["experiment_path"])
     if variants:
         experiment = with_variants(experiment, variants, "--variant")
     field = tuple(options["field"]) or tuple(experiment.strategies)

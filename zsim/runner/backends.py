@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from queue import SimpleQueue
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 from joblib import Parallel, delayed, effective_n_jobs, parallel_config
@@ -82,24 +83,36 @@ def using(name: str, jobs: int, scheduler: str | None = None) -> Iterator[Pool]:
         size = effective_n_jobs(jobs)
         yield Pool(size, partial(_play_here_and_beside, workers=size - 1))
         return
-    try:
-        from dask.distributed import Client, LocalCluster
-    except ImportError:
-        raise BackendError("--backend dask needs Dask: pip install 'zsim[dask]'") from None
+    connect = _dask().Client  # imported only for Dask runs
     with ExitStack() as stack:
         if scheduler:
             try:
-                client = stack.enter_context(Client(scheduler, timeout="20s"))
+                client = stack.enter_context(connect(scheduler, timeout="20s"))
             except OSError as error:
                 raise BackendError(f"cannot reach Dask scheduler {scheduler}: {error}") from None
         else:
-            workers = jobs if jobs > 0 else None
-            cluster = stack.enter_context(LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True,
-                dashboard_address=None))
-            client = stack.enter_context(Client(cluster))
+            client = stack.enter_context(connect(stack.enter_context(local_cluster(jobs))))
         stack.enter_context(parallel_config(backend="dask", n_jobs=-1))
         yield Pool(sum(client.nthreads().values()), _play_on_dask)
+
+
+def _dask() -> ModuleType:
+    """dask.distributed, or a BackendError saying how to install it."""
+    try:
+        import dask.distributed
+    except ImportError:
+        raise BackendError("--backend dask needs Dask: pip install 'zsim[dask]'") from None
+    return dask.distributed
+
+
+@contextmanager
+def local_cluster(jobs: int) -> Iterator[object]:
+    """A Dask LocalCluster on this machine: ``jobs`` single-threaded worker processes (all
+    cores when not positive); the engine is pure Python, so threads would share one GIL."""
+    workers = jobs if jobs > 0 else None
+    with _dask().LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                              dashboard_address=None) as cluster:
+        yield cluster
 
 
 def ships_chunks(backend: str, jobs: int) -> bool:

@@ -149,15 +149,9 @@ def dask_cluster(execution: Execution) -> Iterator[Execution]:
     if execution.backend != "dask" or execution.scheduler:
         yield execution
         return
-    from zsim.runner.backends import BackendError
+    from zsim.runner.backends import local_cluster
 
-    try:
-        from dask.distributed import LocalCluster
-    except ImportError:
-        raise BackendError("--backend dask needs Dask: pip install 'zsim[dask]'") from None
-    workers = execution.jobs if execution.jobs > 0 else None
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as cluster:
+    with local_cluster(execution.jobs) as cluster:
         yield Execution(execution.jobs, "dask", cluster.scheduler_address)
 
 
