@@ -21,6 +21,7 @@ class Strategy:
 
     name = "base"
     description = ""
+    forks = False  # True for a strategy that forks the game from its view (a search)
 
     def choose(self, view: PlayerView, decision: Decision) -> Any:
         method = getattr(self, METHODS[decision.kind], None)

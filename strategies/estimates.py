@@ -293,8 +293,11 @@ class Estimator:
     def refresh(self) -> None:
         """Re-read the fast-moving state (Officials, Workers, Unrest, cards, supplies) and drop
         everything computed from it, keeping the slow tables (Mausoleum spots, Walls, goal
-        values). Used within one turn, where only this player's own moves happen."""
-        p, rules, cap = self.p, self.rules, self.cap
+        values). Used within one turn, where only this player's own moves happen. The view's
+        table is a copy made for each decision, so this decision's copy is read."""
+        self.p = p = self.view.me
+        self.board = self.view.board
+        rules, cap = self.rules, self.cap
         offs, unrest = p.officials, p.unrest
         hire_cap = cap - rules.hire_unrest
         self.missing = [(not o[0]) + (not o[1]) + (not o[2]) for o in offs]
@@ -555,7 +558,9 @@ class Estimator:
             return -(-(self.f.master_space - p.ship) // self.rules.elixir_steps)
         have = self.worker_regions
         best, missing_sections = FAR, 0
-        for section in self.site_sections().get(where, ()):
+        walls = board.walls
+        for index in self.site_sections().get(where, ()):
+            section = walls[index]
             slots, tiers = section.slots, section.tiers
             if condition == "first_builder":
                 if section.first_builder == seat:
@@ -578,13 +583,14 @@ class Estimator:
             return missing_sections
         return best
 
-    def site_sections(self) -> dict[int, list]:
-        """The Wall sections of each site (per game memo: sections never move)."""
+    def site_sections(self) -> dict[int, list[int]]:
+        """The indices of the Wall sections of each site (per game memo: sections never move;
+        the sections themselves are read from this decision's table)."""
         sites = self.memo.get("sites")
         if sites is None:
             sites = self.memo["sites"] = {}
-            for section in self.board.walls:
-                sites.setdefault(section.site, []).append(section)
+            for index, section in enumerate(self.board.walls):
+                sites.setdefault(section.site, []).append(index)
         return sites
 
     def spot_progress(self, condition: str, where: int, before: int, after: int) -> float:

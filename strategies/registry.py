@@ -270,7 +270,7 @@ def _construct(factory: Factory, params: dict[str, Any], label: str,
         instance = factory(**params)
     except (TypeError, ValueError) as error:
         raise StrategyParameterError(f"strategy {label!r}: {error}") from None
-    if not isinstance(instance, Strategy):
+    if not isinstance(instance, (Strategy, LiSiSeat)):
         raise UnknownStrategy(f"strategy {label!r} is not a Strategy (a subclass of "
                               "strategies.base.Strategy)")
     return instance

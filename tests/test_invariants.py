@@ -9,33 +9,31 @@ import pytest
 
 from strategies.basic import BasicStrategy
 from strategies.random_bot import RandomStrategy
-from zsim.decisions import Decision
 from zsim.game import Game, play_game
 from zsim.invariants import violations
 from zsim.options import GameOptions
 from zsim.rules.scoring import CATEGORIES
-from zsim.view import PlayerView
 
 # Raise it for a long soak: ZSIM_INVARIANT_GAMES=10000 python -m pytest tests/test_invariants.py
 GAMES_PER_COUNT = int(os.environ.get("ZSIM_INVARIANT_GAMES", "40"))
 
 
-class Checked(RandomStrategy):
-    """A random player that checks every invariant each time it is asked something."""
+class Checked:
+    """Checks every invariant at each decision and each turn of the game it listens to."""
 
-    def choose(self, view: PlayerView, decision: Decision) -> Any:
-        game = view._game
+    def event(self, game: Game, kind: str, data: dict[str, Any]) -> None:
         broken = violations(game.state, game.t)
-        assert not broken, f"seed {game.seed}, before a {decision.kind!r} decision: {broken}"
-        assert decision.options, "an empty decision was asked"
-        return super().choose(view, decision)
+        assert not broken, f"seed {game.seed}, at a {kind!r} event: {broken}"
+        if kind == "decision":
+            assert data["decision"].options, "an empty decision was asked"
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_invariants_hold_after_every_step_of_random_games(box, n):
     variants = [GameOptions(), GameOptions(mausoleum="advanced", court_reset=True)]
     for seed in range(GAMES_PER_COUNT):
-        game = Game(box, [Checked() for _ in range(n)], seed, variants[seed % 2])
+        game = Game(box, [RandomStrategy() for _ in range(n)], seed, variants[seed % 2])
+        game.listen(Checked(), ("decision", "turn", "phase"))
         result = game.play()
         assert not violations(game.state, game.t)
         for score in result.scores:

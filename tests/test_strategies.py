@@ -252,7 +252,7 @@ class Auditor(HeuristicStrategy):
     checks = 0
 
     def choose(self, view: PlayerView, decision: Decision) -> Any:
-        game = view._game  # the test may look behind the view; bots may not
+        game = view._game()  # the test may look behind the view; bots may not
         est = model.ESTIMATES.Estimator(view, self.weights,
                                         model.ESTIMATES.statics(view.tables, self.weights))
         tiles = view.tables.box.wall_tiles

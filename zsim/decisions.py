@@ -7,7 +7,15 @@ leads to a completable move) and a small ``context`` mapping with what the choic
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    import random
+
+    from zsim.components.schema import Rules
+    from zsim.options import GameOptions
+    from zsim.rules.tables import Tables
+    from zsim.state import GameState, PlayerState
 
 # kind -> what its options look like
 KINDS: dict[str, str] = {
@@ -74,3 +82,45 @@ class IllegalChoice(Exception):
             f"strategy {strategy!r} answered {answer!r} to a {decision.kind!r} decision "
             f"(seat {decision.seat}, game seed {seed}); legal options were {decision.options!r}"
         )
+
+
+class Player(Protocol):
+    """What sits in a seat: a name for the result tables, and an answer to each question.
+
+    ``view`` is what that player sees of the table (``zsim.view.PlayerView``). A strategy that
+    forks the game from its view says so with a true ``forks`` attribute (the engine then keeps
+    the snapshots a fork needs). ``strategies.base.Strategy`` is the authoring base class.
+    """
+
+    name: str
+
+    def choose(self, view: Any, decision: Decision) -> Any: ...
+
+
+class Table(Protocol):
+    """All that the rules use of the game they run in: the state, the box's tables, the
+    variants, the game's RNG, a way to ask a seat, and a way to tell what happened.
+
+    The rules never import the engine (``zsim.game``) nor any bot: the engine is one
+    implementation of this protocol, and a test double is another. ``ask`` returns one of
+    ``options`` for ``seat``; ``emit`` reports an event to the listeners (the result tables,
+    the narration, a viewer); ``say`` is ``emit`` of a narration line, and ``narrating`` says
+    whether anyone listens to those, so that the rules build no line nobody reads.
+    """
+
+    t: Tables
+    rules: Rules
+    state: GameState
+    options: GameOptions
+    n: int
+    rng: random.Random
+    narrating: bool
+
+    def ask(self, seat: int, kind: str, options: list[Any],
+            context: dict[str, Any] | None = None) -> Any: ...
+
+    def emit(self, kind: str, data: dict[str, Any]) -> None: ...
+
+    def say(self, line: str) -> None: ...
+
+    def name(self, p: PlayerState) -> str: ...

@@ -1,8 +1,22 @@
-"""The round and phase loop, the seat that asks strategies, and the result of a game.
+"""The engine: a forward model of one game, and the seats that answer its decisions.
 
-A game is a pure function of (box, options, strategies by seat, seed): every shuffle and setup
-draw comes from one ``random.Random(seed)``, and each seat's strategy gets its own RNG derived
-from the same seed.
+A game is a pure function of (box, options, seats, seed): every shuffle and setup draw comes
+from one ``random.Random(seed)``, and each seat's strategy gets its own RNG derived from the
+same seed.
+
+Where the game stands is data (``GameState.stage``, ``round`` and ``step``), so the game moves in
+*segments*: the Starting tiles, the start of a round, one turn, the round's rewards. The rules
+of a segment are plain synchronous code that asks its questions through ``Game.ask``. A seat
+with a strategy answers at once; a seat without one (``None``) *pauses* the game there, and
+``pending()`` returns that question. ``answer(option)`` puts the segment back as it was when it
+began and plays it again with the answers given so far plus the new one (the rules are
+deterministic, so the replay reaches the same question, and then the next). The replayed
+events are not told twice. ``fork()`` copies a game at any question, to be continued
+independently; ``fork(seat, rng)`` also redeals the cards that seat cannot see.
+
+Snapshots of the segment's start are taken only when they can be needed: when a seat is
+answered from outside, or a seat's strategy says it forks (``forks = True``). Plain runs pay
+nothing for the forward model.
 """
 
 from __future__ import annotations
@@ -12,28 +26,21 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from zsim.components import Box
-from zsim.components.schema import COLOURS, COURT_ACTIONS, REGIONS
+from zsim.components.schema import COLOURS, REGIONS
 from zsim.decisions import Decision, IllegalChoice
 from zsim.options import GameOptions, OptionError
+from zsim.records import RECORD_FIELDS, RESULT_EVENTS, Narration, ResultRecorder
 from zsim.rules import constraints, lisi, rewards, scoring, setup, turn
+from zsim.rules.hidden import redeal
 from zsim.rules.lisi import LiSiSeat
-from zsim.rules.tables import ALCHEMIST, CARD_TYPES, Tables, compile_tables
-from zsim.state import GameState, PlayerState
+from zsim.rules.tables import Tables, compile_tables
+from zsim.state import GameState, PlayerState, Stage
 from zsim.view import PlayerView
 
 if TYPE_CHECKING:
-    from strategies.base import Strategy
+    from zsim.decisions import Player
 
-# What the long tables' records hold, field by field. A record is a plain tuple, not a dict: a
-# game makes dozens, and a tuple takes a quarter of a dict's time to make and is turned into
-# columns by a plain zip (``zsim.runner.tables``).
-RECORD_FIELDS: dict[str, tuple[str, ...]] = {
-    "walls": ("seat", "section", "tier", "vp", "tile", "face"),
-    "rewards": ("round", "aspect", "seat", "reward"),
-    "abilities": ("round", "seat", "card", "source", "suit", "trigger", "emperor", "ability",
-                  "option", "vp"),
-    "tiles": ("round", "seat", "kind", "tile", "region", "section"),
-}
+__all__ = ["RECORD_FIELDS", "Game", "GameResult", "Listener", "Paused", "offered", "play_game"]
 
 
 @dataclass
@@ -79,21 +86,48 @@ class GameResult:
 
 
 class Listener(Protocol):
-    """Someone following a game as it is played (``zsim.viewer.record.StepRecorder``).
+    """Someone following a game as it is played (``ResultRecorder``, ``Narration``,
+    ``zsim.viewer.record.StepRecorder``).
 
-    ``kind`` is ``say`` (``line``: a narration line; the game is narrated), ``decision``
-    (``decision`` and the ``answer`` given, before the rules act on it), ``turn`` (``seat``,
-    whose turn begins) or ``phase`` (``phase``: ``rewards`` when the round's Unification
-    rewards begin). The engine only reports; a listener must not change the game.
+    Besides the result events (``zsim.records.RESULT_EVENTS``) the engine emits ``say``
+    (``line``: a narration line; only when the game is narrated), ``decision`` (``decision``
+    and the ``answer`` given, before the rules act on it), ``turn`` (``seat``, whose turn
+    begins) and ``phase`` (``phase``: ``rewards`` when the round's Unification rewards begin).
+    A listener only reads: it must not change the game.
     """
 
-    def event(self, game: Game, kind: str, data: dict[str, Any]) -> None: ...
+    def event(self, game: Any, kind: str, data: dict[str, Any]) -> None: ...
+
+
+class Paused(Exception):
+    """Raised inside the rules when a seat without a strategy must answer: it unwinds the
+    segment, which is played again once the question is answered. Never seen by callers."""
+
+    def __init__(self, decision: Decision) -> None:
+        super().__init__(decision.kind)
+        self.decision = decision
+
+
+class _Snapshot:
+    """A segment's start: the state, the RNG's state and how many events had been told."""
+
+    __slots__ = ("decisions", "rng", "state")
+
+    def __init__(self, state: GameState, rng: tuple[Any, ...], decisions: int) -> None:
+        self.state = state  # never changed: each replay plays on a copy
+        self.rng = rng
+        self.decisions = decisions
 
 
 class Game:
-    """Holds the state of one game and asks each seat's strategy for its decisions."""
+    """One game: its state, its seats, and the loop that moves it from question to question.
 
-    def __init__(self, box: Box, strategies: list[Strategy], seed: int,
+    ``seats`` holds, per seat, a strategy (anything with ``name`` and ``choose(view,
+    decision)``), ``LiSiSeat(level)`` for the solo automaton, or ``None`` for a seat answered
+    from outside with ``pending()`` / ``answer()``.
+    """
+
+    def __init__(self, box: Box, strategies: list[Player | LiSiSeat | None], seed: int,
                  options: GameOptions | None = None, narrate: bool = False) -> None:
         n = len(strategies)
         if not 2 <= n <= 4:
@@ -108,29 +142,66 @@ class Game:
         self.rules = box.board.rules
         self.n = n
         self.seed = seed
-        self.strategies = strategies
-        self.log: list[str] | None = [] if narrate else None
-        # Set to follow the game step by step; None in plain runs, where it costs one test per
-        # decision and per turn.
-        self.listener: Listener | None = None
+        self.strategies = list(strategies)
+        self.narrating = narrate
+        self.narration = Narration() if narrate else None
+        self.records = ResultRecorder(n)
+        self._hooks: dict[str, list[Listener]] = {}
+        self.listen(self.records, RESULT_EVENTS)
+        if self.narration is not None:
+            self.listen(self.narration, ("say",))
         self.decisions = 0
-        self.walls: list[tuple[Any, ...]] = []
-        self.rewards: list[tuple[Any, ...]] = []
-        self.abilities: list[tuple[Any, ...]] = []
-        self.tiles: list[tuple[Any, ...]] = []
+        # the forward model: see the module docstring
+        self.forkable = any(getattr(s, "forks", False) for s in strategies)
+        self._snap: _Snapshot | None = None
+        self._answers: list[Any] = []  # the answers given since the segment began
+        self._cursor = 0  # how many of them the replay has used
+        self._pending: Decision | None = None  # the question the game is paused at
+        self._asking: Decision | None = None  # the question a strategy is answering now
+        self._told = 0  # events emitted since the segment began
+        self._mute = 0  # events a replay must not tell again
+        self.consults = 0  # strategy calls so far: a view's snapshot is good for one
         self.rng = random.Random(seed)
         self.state: GameState = setup.build_state(self, self.options, self.rng)
         solo = [seat for seat, s in enumerate(strategies) if isinstance(s, LiSiSeat)]
         if solo:
             if n != 2 or len(solo) != 1:
                 raise ValueError("Li Si plays only in a 2-seat game against one player")
-            lisi.setup(self, solo[0], strategies[solo[0]].level)
+            lisi.setup(self, solo[0], strategies[solo[0]].level)  # type: ignore[union-attr]
         self.setup = self.setup_features()
-        self.start_tiles = [""] * n
         self.views = [PlayerView(self, seat, random.Random(seed * 8 + seat + 1))
                       for seat in range(n)]
 
-    # --- talking to strategies -------------------------------------------------------------
+    # --- listeners -------------------------------------------------------------------------
+
+    def listen(self, listener: Listener, kinds: tuple[str, ...] = (
+            *RESULT_EVENTS, "say", "decision", "turn", "phase")) -> None:
+        """Tell ``listener`` of the events of these kinds from now on."""
+        for kind in kinds:
+            self._hooks.setdefault(kind, []).append(listener)
+
+    def emit(self, kind: str, data: dict[str, Any]) -> None:
+        self._told += 1
+        if self._mute:
+            self._mute -= 1
+            return
+        for listener in self._hooks.get(kind, ()):
+            listener.event(self, kind, data)
+
+    def say(self, line: str) -> None:
+        if self.narrating:
+            self.emit("say", {"line": line})
+
+    @property
+    def log(self) -> list[str] | None:
+        """The narration so far, or None when the game is not narrated."""
+        return self.narration.lines if self.narration is not None else None
+
+    def name(self, p: PlayerState) -> str:
+        seat = self.strategies[p.seat]
+        return f"{COLOURS[p.colour]} ({seat.name if seat is not None else 'outside'})"
+
+    # --- talking to the seats --------------------------------------------------------------
 
     def ask(self, seat: int, kind: str, options: list, context: dict | None = None) -> Any:
         """Return the seat's choice among ``options``; a lone option needs no question."""
@@ -140,84 +211,136 @@ class Game:
             raise RuntimeError(f"engine offered no option for a {kind!r} decision")
         self.decisions += 1
         decision = Decision(kind, seat, options, context)
-        strategy = self.strategies[seat]
-        answer = strategy.choose(self.views[seat], decision)
-        if not offered(answer, options):
-            raise IllegalChoice(strategy.name, decision, answer, self.seed)
-        if self.listener is not None:
-            self.listener.event(self, "decision", {"decision": decision, "answer": answer})
+        if self._snap is not None and self._cursor < len(self._answers):
+            answer = self._answers[self._cursor]  # a replay: the answer given before
+            self._cursor += 1
+            if not offered(answer, options):
+                raise RuntimeError(f"a replayed {kind!r} answer {answer!r} is no longer "
+                                   f"offered (seat {seat}, game seed {self.seed})")
+        else:
+            strategy = self.strategies[seat]
+            if strategy is None:
+                self._pending = decision
+                raise Paused(decision)
+            self.consults += 1
+            self._asking = decision
+            answer = strategy.choose(self.views[seat], decision)
+            self._asking = None
+            if not offered(answer, options):
+                raise IllegalChoice(strategy.name, decision, answer, self.seed)
+            if self._snap is not None:
+                self._answers.append(answer)
+                self._cursor += 1
+        if "decision" in self._hooks:
+            self.emit("decision", {"decision": decision, "answer": answer})
         return answer
 
-    def say(self, line: str) -> None:
-        if self.log is not None:
-            self.log.append(line)
-            if self.listener is not None:
-                self.listener.event(self, "say", {"line": line})
+    # --- the stepping API ------------------------------------------------------------------
 
-    def name(self, p: PlayerState) -> str:
-        return f"{COLOURS[p.colour]} ({self.strategies[p.seat].name})"
+    @property
+    def over(self) -> bool:
+        return self.state.stage == Stage.OVER
 
-    def record_reward(self, seat: int, aspect: str, reward: str) -> None:
-        self.rewards.append((self.state.round, aspect, seat, reward))
+    def pending(self) -> Decision | None:
+        """The question the game waits on, playing on to it if need be; None once it is over.
+        Seats with a strategy are asked on the way."""
+        if self._pending is None:
+            self._advance()
+        return self._pending
 
-    def record_ability(self, seat: int, card: int, option: int, vp: int) -> None:
-        """One activation of a tableau card's ability, for the cards report."""
-        t = self.t
-        player = self.state.players[seat]
-        trigger = player.emperor.get(card, t.card_trigger[card])
-        source = ("master" if card in t.master_cards else
-                  "alchemist" if t.card_type[card] == ALCHEMIST else "card")
-        self.abilities.append((
-            self.state.round, seat, t.card_name[card], source, CARD_TYPES[t.card_type[card]],
-            COURT_ACTIONS[trigger], card in player.emperor, t.card_ability_id[card], option, vp,
-        ))
+    def answer(self, option: Any) -> Decision | None:
+        """Answer the pending question and play on to the next one (returned; None at the end).
+        """
+        decision = self.pending()
+        if decision is None:
+            raise RuntimeError(f"the game (seed {self.seed}) is over: no question to answer")
+        if not offered(option, decision.options):
+            raise IllegalChoice("the caller", decision, option, self.seed)
+        self._answers.append(option)
+        self._pending = None
+        self._replay()
+        return self.pending()
 
-    def record_tile(self, seat: int, kind: str, index: int, region: int | None = None,
-                    section: int | None = None) -> None:
-        """A tile the seat got (``kind`` palace, governor, emperor or starting; ``index`` into
-        the box's tiles of that kind), where it lay, and when, for the tiles table."""
-        self.tiles.append((
-            self.state.round, seat, kind, getattr(self.t.box, f"{kind}_tiles")[index].id,
-            REGIONS[region] if region is not None else None, section,
-        ))
+    def play(self, strategies: list[Player | None] | None = None) -> GameResult:
+        """Play on to the end and return the result. ``strategies`` (one per seat, None to
+        keep the seat's own) take over the seats first, as a rollout policy would."""
+        if strategies is not None:
+            self.strategies = [s if s is not None else mine
+                               for s, mine in zip(strategies, self.strategies, strict=True)]
+            self.forkable = any(getattr(s, "forks", False) for s in self.strategies)
+        if self._pending is not None:
+            if self.strategies[self._pending.seat] is None:
+                raise RuntimeError(f"seat {self._pending.seat} has no strategy to answer "
+                                   f"{self._pending!r}")
+            self._pending = None
+            self._replay()
+        self._advance()
+        if self._pending is not None:
+            raise RuntimeError(f"seat {self._pending.seat} has no strategy to answer "
+                               f"{self._pending!r}")
+        return self.result()
 
-    def record_walls(self, seat: int, walls: list[tuple[int, int, int]]) -> None:
-        box = self.t.box
-        for section, tier, vp in walls:
-            wall = self.state.walls[section]
-            self.walls.append((seat, section, tier, vp, box.wall_tiles[wall.wall_tile].id,
-                               wall.wall_face))
+    def _replay(self) -> None:
+        """Put the segment back as it began; the next ``_advance`` replays its answers."""
+        snap = self._snap
+        assert snap is not None
+        self.state = snap.state.copy()
+        self.rng.setstate(snap.rng)
+        self.decisions = snap.decisions
+        self._cursor = 0
+        self._mute = self._told
+        self._told = 0
 
-    # --- the loop --------------------------------------------------------------------------
+    def _advance(self) -> None:
+        """Play segments until a seat without a strategy must answer, or the game ends."""
+        state = self.state
+        while state.stage != Stage.OVER:
+            if self._snap is None and (self.forkable or None in self.strategies):
+                self._snap = _Snapshot(state.copy(), self.rng.getstate(), self.decisions)
+            try:
+                self._segment(state)
+            except Paused:
+                return
+            finally:
+                state = self.state
+            self._snap = None
+            self._answers = []
+            self._cursor = self._told = self._mute = 0
 
-    def play(self) -> GameResult:
-        state, rules = self.state, self.rules
-        setup.deal_starting_tiles(self, self.rng)
-        for round_number in range(1, rules.rounds + 1):
-            state.round = round_number
-            if self.log is not None:
-                self.say(f"=== Round {round_number} ===")
-            if self.options.court_reset and round_number > 1:
+    def _segment(self, state: GameState) -> None:
+        """Play the segment the state stands at, and move the state past it."""
+        stage = state.stage
+        if stage == Stage.TURNS:
+            seat = state.turn_order[state.step % self.n]
+            if "turn" in self._hooks:
+                self.emit("turn", {"seat": seat})
+            if state.lisi is not None and seat == state.lisi.seat:
+                lisi.take_turn(self)
+            elif state.hands[seat]:
+                turn.play_turn(self, state.players[seat])
+            state.step += 1
+            if state.step == 3 * self.rules.cards_per_suit_per_round * self.n:
+                state.stage = Stage.REWARDS
+        elif stage == Stage.ROUND:
+            state.round += 1
+            self.say(f"=== Round {state.round} ===")
+            if self.options.court_reset and state.round > 1:
                 state.discard.extend(state.court)
                 state.court.clear()
                 state.court_free = True
             self.draw_cards()
-            for _ in range(3 * rules.cards_per_suit_per_round):
-                for seat in state.turn_order:
-                    if self.listener is not None:
-                        self.listener.event(self, "turn", {"seat": seat})
-                    if state.lisi is not None and seat == state.lisi.seat:
-                        lisi.take_turn(self)
-                    elif state.hands[seat]:
-                        turn.play_turn(self, state.players[seat])
-            if self.listener is not None:
-                self.listener.event(self, "phase", {"phase": "rewards"})
-            if self.log is not None:
-                self.say("--- Unification rewards ---")
+            state.stage, state.step = Stage.TURNS, 0
+        elif stage == Stage.REWARDS:
+            if "phase" in self._hooks:
+                self.emit("phase", {"phase": "rewards"})
+            self.say("--- Unification rewards ---")
             rewards.unification_phase(self)
             if state.lisi is not None:
                 lisi.end_round(self)
-        return self.result()
+            state.stage = Stage.ROUND if state.round < self.rules.rounds else Stage.OVER
+        else:  # Stage.START
+            setup.deal_starting_tiles(self, self.rng)
+            state.stage = Stage.ROUND
 
     def draw_cards(self) -> None:
         """Each seat draws from every suit; Li Si's cards form his face-down Unification deck."""
@@ -233,25 +356,94 @@ class Game:
             else:
                 hand.sort()
 
+    # --- forks -----------------------------------------------------------------------------
+
+    def fork(self, seat: int | None = None, rng: random.Random | None = None) -> Game:
+        """An independent copy of this game, standing at the same question.
+
+        ``fork()`` continues exactly as this game would under the same answers: same state,
+        same RNG, same strategies. ``fork(seat, rng)`` is what that seat may search: the cards
+        it cannot see (the draw decks, the other hands, Li Si's decks) are redealt at random
+        with ``rng``, keeping every hand's size by suit; the fork draws its chances from
+        ``rng`` from then on, and every seat of it is answered from outside (``None``), so
+        nothing of the other players' strategies or of the real game's RNG is in it.
+        """
+        other = Game.__new__(Game)
+        other.options, other.t, other.rules, other.n = self.options, self.t, self.rules, self.n
+        other.seed, other.setup = self.seed, self.setup
+        other.narrating, other.narration = self.narrating, None
+        if self.narration is not None:
+            other.narration = Narration()
+            other.narration.lines = self.narration.lines[:]
+        other.records = self.records.copy()
+        # the same kinds are emitted (a replay counts them to know what it told already),
+        # but only to the fork's own records and narration
+        other._hooks = {kind: [] for kind in self._hooks}
+        for kind in RESULT_EVENTS:
+            other._hooks[kind].append(other.records)
+        if other.narration is not None:
+            other._hooks["say"].append(other.narration)
+        other.decisions = self.decisions
+        other.state = self.state.copy()
+        other._snap = self._snap  # never changed, so it can be shared
+        other._answers = self._answers[:]
+        other._cursor = self._cursor
+        other._pending = self._pending or self._asking
+        if other._pending is not None and self._snap is None:
+            raise RuntimeError("this game keeps no snapshot to fork from at a question: a "
+                               "strategy that forks must say so with `forks = True`")
+        other._asking = None
+        other._told, other._mute = self._told, self._mute
+        other.consults = 0
+        if seat is None:
+            other.rng = random.Random()
+            other.rng.setstate(self.rng.getstate())
+            other.strategies = self.strategies[:]
+            other.views = [view.copy_for(other) for view in self.views]
+            other.forkable = True
+            return other
+        other.rng = rng if rng is not None else random.Random()
+        other.strategies = [None] * self.n
+        other.views = [PlayerView(other, s, random.Random(other.rng.getrandbits(32)))
+                       for s in range(self.n)]
+        other.views[seat].memo = dict(self.views[seat].memo)
+        other.forkable = True
+        if other._snap is None:
+            redeal(other.state, self.t, seat, other.rng)
+        else:  # redeal the segment's start, then replay what has happened since
+            start = other._snap.state.copy()
+            redeal(start, self.t, seat, other.rng)
+            other._snap = _Snapshot(start, other.rng.getstate(), other._snap.decisions)
+            if other._pending is not None:
+                other._pending = None
+                other._replay()
+                other._advance()
+        return other
+
+    # --- the end ---------------------------------------------------------------------------
+
     def result(self) -> GameResult:
+        if self.state.stage != Stage.OVER:
+            raise RuntimeError(f"the game (seed {self.seed}) is not over")
         scores = scoring.final_scores(self)
         totals = [s["vp_total"] for s in scores]
         best = max(totals)
+        records = self.records
         return GameResult(
             seed=self.seed,
             n_players=self.n,
-            strategies=[s.name for s in self.strategies],
+            strategies=[s.name if s is not None else "outside" for s in self.strategies],
             scores=scores,
             ranks=scoring.ranks(totals),
             winners=[seat for seat, t in enumerate(totals) if t == best],
             setup=self.setup,
-            start_tiles=self.start_tiles,
+            start_tiles=records.start_tiles,
             colours=[COLOURS[p.colour] for p in self.state.players],
             stats=[self.final_stats(p) for p in self.state.players],
-            walls=self.walls,
-            rewards=self.rewards,
-            abilities=self.abilities,
-            tiles=self.tiles,
+            walls=records.walls,
+            rewards=records.rewards,
+            abilities=records.abilities,
+            tiles=records.tiles,
             decisions=self.decisions,
             log=self.log,
         )
@@ -313,7 +505,7 @@ def _plain(value: Any) -> bool:
     return kind is tuple and all(_plain(part) for part in value)
 
 
-def play_game(box: Box, strategies: list[Strategy], seed: int,
+def play_game(box: Box, strategies: list[Player | LiSiSeat], seed: int,
               options: GameOptions | None = None, narrate: bool = False) -> GameResult:
     """Set up and play one whole game."""
-    return Game(box, strategies, seed, options, narrate).play()
+    return Game(box, list(strategies), seed, options, narrate).play()

@@ -15,6 +15,17 @@ if TYPE_CHECKING:
 NO_ONE = -1
 
 
+class Stage:
+    """Where a game stands between two segments (``GameState.stage``): plain ints, compared on
+    the hot path."""
+
+    START = 0  # the Starting tiles are to be dealt
+    ROUND = 1  # a round is to begin (``round`` is the last one begun)
+    TURNS = 2  # ``step`` is the index of the round's next turn
+    REWARDS = 3  # the round's Unification rewards are next
+    OVER = 4
+
+
 class PlayerState:
     """Everything one player owns that the table can see: board, supply, score."""
 
@@ -169,6 +180,8 @@ class GameState:
         "players",
         "reward_board",
         "round",
+        "stage",
+        "step",
         "supply",
         "turn_order",
         "walls",
@@ -177,6 +190,8 @@ class GameState:
     def __init__(self, n: int) -> None:
         self.n = n
         self.round = 0  # 1..5 while playing
+        self.stage = Stage.START  # where the game stands: see ``Stage``
+        self.step = 0  # in Stage.TURNS, the index of the next turn of the round
         self.players = [PlayerState(s) for s in range(n)]
         self.hands: list[list[int]] = [[] for _ in range(n)]  # kept apart: hidden information
         self.decks: list[list[int]] = [[], [], []]
@@ -201,6 +216,8 @@ class GameState:
         other = GameState.__new__(GameState)
         other.n = self.n
         other.round = self.round
+        other.stage = self.stage
+        other.step = self.step
         other.players = [p.copy() for p in self.players]
         other.hands = [h[:] for h in self.hands]
         other.decks = [d[:] for d in self.decks]

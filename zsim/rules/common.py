@@ -11,7 +11,7 @@ from zsim.components.schema import COURT_ACTIONS
 from zsim.state import PlayerState
 
 if TYPE_CHECKING:
-    from zsim.game import Game
+    from zsim.decisions import Table
 
 REGION_NAMES = ("Chu", "Wei", "Zhao", "Qi", "Yan")
 SUIT_NAMES = ("Writing", "Currency", "Laws")
@@ -21,7 +21,7 @@ CARD_COUNTERS = tuple(f"n_cards_{name.lower()}" for name in SUIT_NAMES)
 COURT_COUNTERS = tuple(f"n_court_{action}" for action in COURT_ACTIONS)
 
 
-def add_vp(g: Game, p: PlayerState, category: str, amount: int) -> None:
+def add_vp(g: Table, p: PlayerState, category: str, amount: int) -> None:
     if amount:
         p.vp[category] = p.vp.get(category, 0) + amount
 
@@ -32,7 +32,7 @@ def count(p: PlayerState, column: str, amount: int = 1) -> None:
     p.stats[column] = p.stats.get(column, 0) + amount
 
 
-def gain_small_tokens(g: Game, p: PlayerState, suit: int, amount: int) -> int:
+def gain_small_tokens(g: Table, p: PlayerState, suit: int, amount: int) -> int:
     """Take up to ``amount`` small tokens of a suit; the supply may run short (even to 0)."""
     supply = g.state.supply
     taken = min(amount, supply[suit])

@@ -19,7 +19,7 @@ from zsim.rules.tables import ADJACENT, ALCHEMIST, OFFICIAL_INDEX, REGION_INDEX,
 from zsim.state import NO_ONE, PlayerState
 
 if TYPE_CHECKING:
-    from zsim.game import Game
+    from zsim.decisions import Table
 
 ALL_REGIONS = (0, 1, 2, 3, 4)
 
@@ -41,7 +41,7 @@ def _region(where: str, ctx: Context) -> int:
     return ctx.here if where == "here" else REGION_INDEX[where]
 
 
-def costs_payable(g: Game, p: PlayerState, steps: tuple, here: int) -> bool:
+def costs_payable(g: Table, p: PlayerState, steps: tuple, here: int) -> bool:
     """True when every Unrest increase of the steps keeps its region at or under the cap."""
     cap = g.rules.unrest_cap
     added = [0, 0, 0, 0, 0]
@@ -54,7 +54,7 @@ def costs_payable(g: Game, p: PlayerState, steps: tuple, here: int) -> bool:
     return True
 
 
-def choosable(g: Game, p: PlayerState, steps: tuple, here: int) -> bool:
+def choosable(g: Table, p: PlayerState, steps: tuple, here: int) -> bool:
     """May an alternative be chosen at all? Its Unrest costs must fit, and one that moves the
     Ship is refused while the Ship stands on the last space of the route."""
     if pieces.ship_at_end(g, p) and any(e.effect == "ship" for e in steps):
@@ -62,7 +62,7 @@ def choosable(g: Game, p: PlayerState, steps: tuple, here: int) -> bool:
     return costs_payable(g, p, steps, here)
 
 
-def feasible_options(g: Game, p: PlayerState, ability: Ability, ctx: Context,
+def feasible_options(g: Table, p: PlayerState, ability: Ability, ctx: Context,
                      full: bool) -> list[int]:
     """Indices of the ability's alternatives that may be chosen now."""
     return [
@@ -71,7 +71,7 @@ def feasible_options(g: Game, p: PlayerState, ability: Ability, ctx: Context,
     ]
 
 
-def resolve_steps(g: Game, p: PlayerState, steps: tuple, ctx: Context) -> None:
+def resolve_steps(g: Table, p: PlayerState, steps: tuple, ctx: Context) -> None:
     for e in steps:
         EFFECTS[e.effect](g, p, e, ctx)
 
@@ -79,7 +79,7 @@ def resolve_steps(g: Game, p: PlayerState, steps: tuple, ctx: Context) -> None:
 # --- full-performance checks (Unification rewards) ----------------------------------------
 
 
-def performable(g: Game, p: PlayerState, steps: tuple) -> bool:
+def performable(g: Table, p: PlayerState, steps: tuple) -> bool:
     """Can every step be carried out in full? Soldiers unlocked by an earlier step count; an
     "up to" step can always be, with fewer or none."""
     unlocked = 0
@@ -120,7 +120,7 @@ def performable(g: Game, p: PlayerState, steps: tuple) -> bool:
     return True
 
 
-def _alchemist_regions(g: Game, p: PlayerState, where: str) -> tuple[int, ...]:
+def _alchemist_regions(g: Table, p: PlayerState, where: str) -> tuple[int, ...]:
     if where == "any":
         candidates = ALL_REGIONS
     elif where == "alchemist_official":
@@ -133,7 +133,7 @@ def _alchemist_regions(g: Game, p: PlayerState, where: str) -> tuple[int, ...]:
 # --- the effects ----------------------------------------------------------------------------
 
 
-def recruit(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
+def recruit(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
     supply = p.official_supply
     fixed = NO_ONE if e.official == "any" else OFFICIAL_INDEX[e.official]
     if not (supply[fixed] if fixed != NO_ONE else sum(supply)):
@@ -155,28 +155,28 @@ def recruit(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
             t = fixed
         supply[t] -= 1
         p.officials[region][t] += 1
-        if g.log is not None:
+        if g.narrating:
             g.say(f"  recruits {OFFICIAL_NAMES[t]} in {REGION_NAMES[region]}")
 
 
-def hire(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
+def hire(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
     if e.where == "any":
         region = g.ask(p.seat, "region", list(ALL_REGIONS), {"effect": "hire", "count": e.count})
     else:
         region = _region(e.where, ctx)
     p.workers[region] += e.count
-    if g.log is not None:
+    if g.narrating:
         g.say(f"  hires {e.count} Worker(s) in {REGION_NAMES[region]}")
 
 
-def raise_unrest(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
+def raise_unrest(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
     region = _region(e.where, ctx)
     p.unrest[region] += e.amount
-    if g.log is not None:
+    if g.narrating:
         g.say(f"  Unrest in {REGION_NAMES[region]} rises to {p.unrest[region]}")
 
 
-def reduce_unrest(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
+def reduce_unrest(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
     if e.where == "here":
         p.unrest[ctx.here] = max(0, p.unrest[ctx.here] - e.amount)
         return
@@ -188,11 +188,11 @@ def reduce_unrest(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
         region = g.ask(p.seat, "region", options, {"effect": "reduce_unrest"})
         chosen.append(region)
         p.unrest[region] = max(0, p.unrest[region] - e.amount)
-        if g.log is not None:
+        if g.narrating:
             g.say(f"  calms {REGION_NAMES[region]} to Unrest {p.unrest[region]}")
 
 
-def reset_unrest(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
+def reset_unrest(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
     for _ in range(e.regions):
         options: list = [r for r in ALL_REGIONS if p.unrest[r]]
         if not options:
@@ -204,11 +204,11 @@ def reset_unrest(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
         p.unrest[region] = 0
 
 
-def ship(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
+def ship(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
     pieces.move_ship(g, p, e.steps)
 
 
-def move_officials(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
+def move_officials(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
     for _ in range(e.count):
         options: list = pieces.official_moves(p)
         if not options:
@@ -220,7 +220,7 @@ def move_officials(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
         pieces.move_official(g, p, move)
 
 
-def move_workers(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
+def move_workers(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
     for _ in range(e.count):
         options: list = [(r, to) for r in ALL_REGIONS if p.workers[r] for to in ADJACENT[r]]
         if not options:
@@ -233,7 +233,7 @@ def move_workers(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
         p.workers[move[1]] += 1
 
 
-def gain_tokens(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
+def gain_tokens(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
     supply = g.state.supply
     for _ in range(e.count):
         if e.color == "any":
@@ -243,19 +243,19 @@ def gain_tokens(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
             suit = g.ask(p.seat, "token", suits)
         else:
             suit = ctx.suit if e.color == "own" else SUIT_INDEX[e.color]
-        if gain_small_tokens(g, p, suit, 1) and g.log is not None:
+        if gain_small_tokens(g, p, suit, 1) and g.narrating:
             g.say(f"  gains a {SUIT_NAMES[suit]} token")
 
 
-def score(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
+def score(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
     """Every scoring effect: its current VP value goes to the context's category."""
     vp = effect_vp(g, p, e, ctx)
     add_vp(g, p, ctx.category, vp)
-    if g.log is not None:
+    if g.narrating:
         g.say(f"  scores {vp} VP")
 
 
-def effect_vp(g: Game, p: PlayerState, e: Any, ctx: Context) -> int:
+def effect_vp(g: Table, p: PlayerState, e: Any, ctx: Context) -> int:
     """The VP a scoring effect is worth right now (0 for effects that score nothing)."""
     kind = e.effect
     if kind == "vp_per_cards":
@@ -275,11 +275,11 @@ def effect_vp(g: Game, p: PlayerState, e: Any, ctx: Context) -> int:
     return 0
 
 
-def steps_vp(g: Game, p: PlayerState, steps: tuple, ctx: Context) -> int:
+def steps_vp(g: Table, p: PlayerState, steps: tuple, ctx: Context) -> int:
     return sum(effect_vp(g, p, e, ctx) for e in steps)
 
 
-def pieces_on_board(g: Game, p: PlayerState, piece: str) -> int:
+def pieces_on_board(g: Table, p: PlayerState, piece: str) -> int:
     seat, state = p.seat, g.state
     if piece == "governor":
         return sum(row[seat] for row in state.governor_count)
@@ -290,7 +290,7 @@ def pieces_on_board(g: Game, p: PlayerState, piece: str) -> int:
     return sum(spot.slots.count(seat) for spot in state.mausoleum)
 
 
-def region_meets(g: Game, p: PlayerState, r: int, condition: str) -> bool:
+def region_meets(g: Table, p: PlayerState, r: int, condition: str) -> bool:
     if condition == "palace":
         return g.state.palace_count[r][p.seat] > 0
     if condition == "governor":
@@ -304,11 +304,11 @@ def region_meets(g: Game, p: PlayerState, r: int, condition: str) -> bool:
     return any(card_type[c] == wanted for c in p.tableau[r])
 
 
-def unlock_soldiers(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
+def unlock_soldiers(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
     pieces.unlock_soldiers(g, p, e.count)
 
 
-def place_alchemist_cards(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
+def place_alchemist_cards(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
     for _ in range(e.count):
         options: list = pieces.alchemist_card_options(p, _alchemist_regions(g, p, e.where))
         if not options:
@@ -321,13 +321,13 @@ def place_alchemist_cards(g: Game, p: PlayerState, e: Any, ctx: Context) -> None
         pieces.place_alchemist_card(g, p, *choice)
 
 
-def place_soldier_free(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
+def place_soldier_free(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
     spots = mausoleum.free_spots(g, p)
     if p.entrance and spots:
         mausoleum.place_soldier(g, p, g.ask(p.seat, "soldier", spots, {"free": True}))
 
 
-def install_governor_free(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
+def install_governor_free(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
     if not p.governors:
         return
     regions = ALL_REGIONS if e.regions == "any" else tuple(REGION_INDEX[r] for r in e.regions)
@@ -335,20 +335,20 @@ def install_governor_free(g: Game, p: PlayerState, e: Any, ctx: Context) -> None
     pieces.install_governor(g, p, region)
 
 
-def build_palace_free(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
+def build_palace_free(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
     if not p.palaces:
         return
     region = g.ask(p.seat, "palace", list(ALL_REGIONS), {"free": True})
     pieces.build_palace(g, p, region, e.large_token)
 
 
-def build_wall_free(g: Game, p: PlayerState, e: Any, ctx: Context) -> None:
+def build_wall_free(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
     options = pieces.wall_slot_options(g, p, free=True)
     if options:
         pieces.build_wall(g, p, *g.ask(p.seat, "wall", options, {"free": True}))
 
 
-EFFECTS: dict[str, Callable[[Game, PlayerState, Any, Context], None]] = {
+EFFECTS: dict[str, Callable[[Table, PlayerState, Any, Context], None]] = {
     "recruit": recruit,
     "hire": hire,
     "raise_unrest": raise_unrest,

@@ -10,9 +10,9 @@ He sits in a 2-player game as an ordinary seat whose pieces live in an ordinary 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from strategies.base import Strategy
 from zsim.components.schema import LiSiAction, LiSiCard, ScoringCard
 from zsim.rules import effects, mausoleum, pieces
 from zsim.rules.common import (
@@ -27,20 +27,21 @@ from zsim.rules.tables import REGION_INDEX, SUIT_INDEX
 from zsim.state import NO_ONE, PlayerState
 
 if TYPE_CHECKING:
-    from zsim.game import Game
+    from zsim.decisions import Table
 
 
-class LiSiSeat(Strategy):
-    """Stands in a seat's strategy slot to say "Li Si plays here"; it is never asked anything."""
+@dataclass
+class LiSiSeat:
+    """Engine data, in a seat's place: "Li Si plays here, at this level". He is never asked a
+    decision; the engine plays his turns from his action deck."""
+
+    level: int
+    name: str = ""  # for the result tables; lisi-LEVEL by default
 
     description = "the solo-mode automaton at a difficulty level (1-4)"
 
-    def __init__(self, level: int) -> None:
-        self.level = level
-        self.name = f"lisi-{level}"
-
-    def choose(self, view: Any, decision: Any) -> Any:
-        raise RuntimeError("Li Si plays from his action deck and is never asked a decision")
+    def __post_init__(self) -> None:
+        self.name = self.name or f"lisi-{self.level}"
 
 
 class LiSi:
@@ -70,7 +71,7 @@ class LiSi:
 # --- setup and the round ----------------------------------------------------------------------
 
 
-def setup(g: Game, seat: int, level: int) -> None:
+def setup(g: Table, seat: int, level: int) -> None:
     """Prepare Li Si from his card: action deck, turn-order place, Ship, unlocked soldiers."""
     cards = {c.level: c for c in g.t.box.solo.lisi_cards}
     if level not in cards:
@@ -89,7 +90,7 @@ def setup(g: Game, seat: int, level: int) -> None:
     state.turn_order = [seat, *human] if card.turn_position == 1 else [*human, seat]
 
 
-def end_round(g: Game) -> None:
+def end_round(g: Table) -> None:
     """His unused Unification cards leave the game; his discard pile is shuffled back in."""
     state = g.state
     lisi = state.lisi
@@ -100,11 +101,11 @@ def end_round(g: Game) -> None:
     g.rng.shuffle(lisi.deck)
 
 
-def action_card(g: Game, number: int) -> LiSiAction:
+def action_card(g: Table, number: int) -> LiSiAction:
     return next(c for c in g.t.box.solo.action_cards if c.number == number)
 
 
-def take_turn(g: Game) -> None:
+def take_turn(g: Table) -> None:
     """Draw the top action card, carry it out, then validate Mausoleum tiles."""
     lisi = g.state.lisi
     p = g.state.players[lisi.seat]
@@ -115,7 +116,7 @@ def take_turn(g: Game) -> None:
         return
     number = lisi.deck.pop()
     card = action_card(g, number)
-    if g.log is not None:
+    if g.narrating:
         g.say(f"{g.name(p)} reveals action card {number} ({card.kind}, {card.use})")
     ACTIONS[card.kind](g, p, card)
     (lisi.removed if card.use == "one_time" else lisi.discard).append(number)
@@ -126,7 +127,7 @@ def take_turn(g: Game) -> None:
 # --- the five action kinds ----------------------------------------------------------------------
 
 
-def unification(g: Game, p: PlayerState, card: LiSiAction) -> None:
+def unification(g: Table, p: PlayerState, card: LiSiAction) -> None:
     """Tuck the top card of his Unification deck from Chu towards this round's region; with no
     room there, the card goes to the Court for one token of each colour."""
     state, rules = g.state, g.rules
@@ -143,7 +144,7 @@ def unification(g: Game, p: PlayerState, card: LiSiAction) -> None:
         suit = g.t.card_type[number]
         got = gain_small_tokens(g, p, suit, rules.tokens_per_slot[slot])
         count(p, CARD_COUNTERS[suit])
-        if g.log is not None:
+        if g.narrating:
             g.say(f"  tucks {g.t.card_name[number]} in {REGION_NAMES[region]}: "
                   f"+{got} {SUIT_NAMES[suit]} token(s)")
     else:
@@ -151,17 +152,17 @@ def unification(g: Game, p: PlayerState, card: LiSiAction) -> None:
         state.court_free = False
         for suit in range(3):
             gain_small_tokens(g, p, suit, 1)
-        if g.log is not None:
+        if g.narrating:
             g.say(f"  lays {g.t.card_name[number]} at Court for one token of each colour")
 
 
-def elixir(g: Game, p: PlayerState, card: LiSiAction) -> None:
+def elixir(g: Table, p: PlayerState, card: LiSiAction) -> None:
     """Move the Ship; each Elixir symbol unlocks a soldier or places a random Alchemist card in
     this round's region (a card first while there is room, when a soldier already waits)."""
     route = g.t.box.board.elixir
     start = p.ship
     p.ship = min(len(route.vp) - 1, start + card.steps)
-    if g.log is not None:
+    if g.narrating:
         g.say(f"  moves the Ship {start} -> {p.ship}")
     unlock_only = p.entrance == 0
     region = min(g.state.round, 5) - 1
@@ -182,11 +183,11 @@ def elixir(g: Game, p: PlayerState, card: LiSiAction) -> None:
             p.alchemist_supply.remove(alchemist)
             p.tableau[region].append(alchemist)
             count(p, "n_alchemist_cards_placed")
-            if g.log is not None:
+            if g.narrating:
                 g.say(f"  places {g.t.card_name[alchemist]} in {REGION_NAMES[region]}")
 
 
-def governor(g: Game, p: PlayerState, card: LiSiAction) -> None:
+def governor(g: Table, p: PlayerState, card: LiSiAction) -> None:
     """One or two Governors in the first listed region whose Mausoleum tile lacks his soldier;
     he never takes the bonus of the slot he occupies."""
     regions = [REGION_INDEX[r] for r in card.regions]
@@ -208,15 +209,16 @@ def governor(g: Game, p: PlayerState, card: LiSiAction) -> None:
     for k in range(placed):
         if k < len(chosen):
             slots[chosen[k]][1] = p.seat
-            g.record_tile(p.seat, "governor", slots[chosen[k]][0], region=target)
+            g.emit("tile", {"seat": p.seat, "kind": "governor",
+                             "index": slots[chosen[k]][0], "region": target})
         p.governors -= 1
         state.governor_count[target][p.seat] += 1
         count(p, "n_governors")
-    if g.log is not None:
+    if g.narrating:
         g.say(f"  installs {placed} Governor(s) in {REGION_NAMES[target]}")
 
 
-def palace(g: Game, p: PlayerState, card: LiSiAction) -> None:
+def palace(g: Table, p: PlayerState, card: LiSiAction) -> None:
     """A Palace in the first listed region whose Mausoleum tile lacks his soldier: 6 VP, a large
     token in the card's order, and the region's Palace tile kept for the end when called for."""
     if not p.palaces:
@@ -239,12 +241,13 @@ def palace(g: Game, p: PlayerState, card: LiSiAction) -> None:
             break
     if card.take_tile and state.palace_tiles[target]:
         g.state.lisi.palace_tiles.append((target, state.palace_tiles[target].pop(0)))
-        g.record_tile(p.seat, "palace", g.state.lisi.palace_tiles[-1][1], region=target)
-    if g.log is not None:
+        g.emit("tile", {"seat": p.seat, "kind": "palace",
+                         "index": g.state.lisi.palace_tiles[-1][1], "region": target})
+    if g.narrating:
         g.say(f"  builds a Palace in {REGION_NAMES[target]} (+{g.rules.palace_vp} VP)")
 
 
-def wall(g: Game, p: PlayerState, card: LiSiAction) -> None:
+def wall(g: Table, p: PlayerState, card: LiSiAction) -> None:
     """A Wall at the first listed site whose Mausoleum tile lacks his soldier, in the section the
     arrow points to (the other one if he is there already)."""
     if not p.walls:
@@ -269,10 +272,11 @@ def wall(g: Game, p: PlayerState, card: LiSiAction) -> None:
         p.walls -= 1
         count(p, "n_walls")
         if card.pattern != "left" and section.emperor_tile != NO_ONE:
-            g.record_tile(p.seat, "emperor", section.emperor_tile, section=s)
+            g.emit("tile", {"seat": p.seat, "kind": "emperor",
+                             "index": section.emperor_tile, "section": s})
             section.emperor_tile = NO_ONE  # taken out of play
             count(p, "n_emperor_tiles")
-        if g.log is not None:
+        if g.narrating:
             g.say(f"  builds a Wall in section {s + 1}, slot {slot + 1}")
         return
 
@@ -289,21 +293,21 @@ ACTIONS = {
 # --- Mausoleum ----------------------------------------------------------------------------------
 
 
-def _has_soldier_on(g: Game, p: PlayerState, binding: str) -> bool:
+def _has_soldier_on(g: Table, p: PlayerState, binding: str) -> bool:
     return any(spot.binding == binding and p.seat in spot.slots for spot in g.state.mausoleum)
 
 
-def _first_open_region(g: Game, p: PlayerState, regions: list[int]) -> int | None:
+def _first_open_region(g: Table, p: PlayerState, regions: list[int]) -> int | None:
     return next((r for r in regions if not _has_soldier_on(g, p, REGION_NAMES[r].lower())),
                 None)
 
 
-def _holds_majority(g: Game, p: PlayerState, region: int) -> bool:
+def _holds_majority(g: Table, p: PlayerState, region: int) -> bool:
     counts = g.state.governor_count[region]
     return counts[p.seat] > max(c for s, c in enumerate(counts) if s != p.seat)
 
 
-def condition_met(g: Game, p: PlayerState, spot_index: int) -> bool:
+def condition_met(g: Table, p: PlayerState, spot_index: int) -> bool:
     """As for players, except the Council and Workforce tiles, which need Officials and Workers
     Li Si never has: he meets them with a Palace or a Governor in the region."""
     spot = g.state.mausoleum[spot_index]
@@ -313,7 +317,7 @@ def condition_met(g: Game, p: PlayerState, spot_index: int) -> bool:
     return mausoleum.condition_met(g, p, spot_index)
 
 
-def validate(g: Game, p: PlayerState) -> None:
+def validate(g: Table, p: PlayerState) -> None:
     """Place a waiting soldier on every tile whose condition he meets. With more such tiles
     than soldiers waiting, his opponent chooses which tiles he validates, one soldier at a time."""
     spots = [spot for spot in mausoleum.free_spots(g, p) if condition_met(g, p, spot)]
@@ -331,7 +335,7 @@ def validate(g: Game, p: PlayerState) -> None:
 # --- Phase 3 ------------------------------------------------------------------------------------
 
 
-def spend_leftover_tokens(g: Game, p: PlayerState) -> None:
+def spend_leftover_tokens(g: Table, p: PlayerState) -> None:
     """With 3+ tokens left (a large one counts as one), unlock as many soldiers as possible:
     large tokens first, then small tokens of the colour he holds most."""
     rules, state = g.rules, g.state
@@ -350,7 +354,7 @@ def spend_leftover_tokens(g: Game, p: PlayerState) -> None:
     validate(g, p)
 
 
-def discard_extra_tokens(g: Game, p: PlayerState) -> None:
+def discard_extra_tokens(g: Table, p: PlayerState) -> None:
     """Over the limit, he returns small tokens of the colour he holds most."""
     while sum(p.tokens) > g.rules.small_token_keep:
         suit = max(range(3), key=lambda s: p.tokens[s])
@@ -361,7 +365,7 @@ def discard_extra_tokens(g: Game, p: PlayerState) -> None:
 # --- end-game scoring ---------------------------------------------------------------------------
 
 
-def scoring_lines(g: Game) -> tuple[ScoringCard, ScoringCard | None, ScoringCard | None]:
+def scoring_lines(g: Table) -> tuple[ScoringCard, ScoringCard | None, ScoringCard | None]:
     """(Wall card, Governor-line card, Elixir-line card): the top card counts whole, the bottom
     card only for its last line."""
     faces = {c.id: c for c in g.t.box.solo.scoring_cards}
@@ -372,7 +376,7 @@ def scoring_lines(g: Game) -> tuple[ScoringCard, ScoringCard | None, ScoringCard
     return top, governor_line, elixir_line
 
 
-def palace_tile_vp(g: Game, p: PlayerState) -> int:
+def palace_tile_vp(g: Table, p: PlayerState) -> int:
     """The Palace tiles on his board score their VP (Unrest costs do not apply to him)."""
     total = 0
     for region, kind in g.state.lisi.palace_tiles:

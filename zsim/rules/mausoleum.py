@@ -9,15 +9,15 @@ from zsim.rules.common import add_vp, count
 from zsim.state import NO_ONE, PlayerState, WallSection
 
 if TYPE_CHECKING:
-    from zsim.game import Game
+    from zsim.decisions import Table
 
 
-def usable_slots(g: Game) -> int:
+def usable_slots(g: Table) -> int:
     """How many slots of each tile this player count uses (the '3+' slot needs 3 players)."""
     return g.t.mausoleum_slots[g.state.n]
 
 
-def condition_met(g: Game, p: PlayerState, spot_index: int) -> bool:
+def condition_met(g: Table, p: PlayerState, spot_index: int) -> bool:
     spot = g.state.mausoleum[spot_index]
     return CONDITIONS[spot.condition](g, p, spot.where)
 
@@ -25,42 +25,42 @@ def condition_met(g: Game, p: PlayerState, spot_index: int) -> bool:
 # Each tile condition, asked about the region or Wall site (``where``) its spot binds.
 
 
-def _master_alchemist(g: Game, p: PlayerState, where: int) -> bool:
+def _master_alchemist(g: Table, p: PlayerState, where: int) -> bool:
     return p.master_taken
 
 
-def _palace(g: Game, p: PlayerState, where: int) -> bool:
+def _palace(g: Table, p: PlayerState, where: int) -> bool:
     return g.state.palace_count[where][p.seat] > 0
 
 
-def _governor(g: Game, p: PlayerState, where: int) -> bool:
+def _governor(g: Table, p: PlayerState, where: int) -> bool:
     return g.state.governor_count[where][p.seat] > 0
 
 
-def _full(g: Game, p: PlayerState, where: int) -> bool:
+def _full(g: Table, p: PlayerState, where: int) -> bool:
     return len(p.tableau[where]) >= g.rules.region_card_limit
 
 
-def _council(g: Game, p: PlayerState, where: int) -> bool:
+def _council(g: Table, p: PlayerState, where: int) -> bool:
     return all(p.officials[where])
 
 
-def _workforce(g: Game, p: PlayerState, where: int) -> bool:
+def _workforce(g: Table, p: PlayerState, where: int) -> bool:
     return p.workers[where] >= g.rules.workforce_workers
 
 
-def _both_sections(g: Game, p: PlayerState, where: int) -> bool:
+def _both_sections(g: Table, p: PlayerState, where: int) -> bool:
     seat = p.seat
     return all(seat in w.slots for w in g.state.walls if w.site == where)
 
 
-def _high_wall(g: Game, p: PlayerState, where: int) -> bool:
+def _high_wall(g: Table, p: PlayerState, where: int) -> bool:
     seat = p.seat
     return any(w.site == where and seat in w.slots and _highest_taken_by(w, seat)
                for w in g.state.walls)
 
 
-def _first_builder(g: Game, p: PlayerState, where: int) -> bool:
+def _first_builder(g: Table, p: PlayerState, where: int) -> bool:
     seat = p.seat
     return any(w.first_builder == seat and w.site == where for w in g.state.walls)
 
@@ -71,14 +71,14 @@ def _highest_taken_by(section: WallSection, seat: int) -> bool:
     return seat in [h for h, tier in zip(section.slots, tiers, strict=True) if tier == top]
 
 
-CONDITIONS: dict[str, Callable[[Game, PlayerState, int], bool]] = {
+CONDITIONS: dict[str, Callable[[Table, PlayerState, int], bool]] = {
     "master_alchemist": _master_alchemist, "palace": _palace, "governor": _governor,
     "full": _full, "council": _council, "workforce": _workforce,
     "both_sections": _both_sections, "high_wall": _high_wall, "first_builder": _first_builder,
 }
 
 
-def free_spots(g: Game, p: PlayerState) -> list[int]:
+def free_spots(g: Table, p: PlayerState) -> list[int]:
     """Spots with an open usable slot and none of this player's soldiers (condition ignored)."""
     n_slots, seat = usable_slots(g), p.seat
     free = []
@@ -89,13 +89,13 @@ def free_spots(g: Game, p: PlayerState) -> list[int]:
     return free
 
 
-def eligible_spots(g: Game, p: PlayerState) -> list[int]:
+def eligible_spots(g: Table, p: PlayerState) -> list[int]:
     if not p.entrance:
         return []
     return [i for i in free_spots(g, p) if condition_met(g, p, i)]
 
 
-def place_soldier(g: Game, p: PlayerState, spot_index: int) -> None:
+def place_soldier(g: Table, p: PlayerState, spot_index: int) -> None:
     """An unlocked soldier takes the topmost open slot and scores its value at once."""
     spot = g.state.mausoleum[spot_index]
     slot = spot.slots.index(NO_ONE)
@@ -104,13 +104,13 @@ def place_soldier(g: Game, p: PlayerState, spot_index: int) -> None:
     value = g.t.box.board.mausoleum.slot_values[slot]
     add_vp(g, p, "vp_mausoleum", value)
     count(p, "n_soldiers_placed")
-    if g.log is not None:
+    if g.narrating:
         tile = g.t.box.mausoleum_tiles[spot.tile]
         g.say(f"  places a soldier on the {spot.binding} Mausoleum tile ({tile.condition}), "
               f"+{value} VP")
 
 
-def place_soldiers(g: Game, p: PlayerState) -> None:
+def place_soldiers(g: Table, p: PlayerState) -> None:
     """Offer the player to place unlocked soldiers on tiles whose condition they meet."""
     while True:
         options: list = eligible_spots(g, p)
@@ -123,7 +123,7 @@ def place_soldiers(g: Game, p: PlayerState) -> None:
         place_soldier(g, p, choice)
 
 
-def lines(g: Game, seat: int) -> int:
+def lines(g: Table, seat: int) -> int:
     """Rows and columns of the 3x3 grid in which every spot holds one of this player's soldiers."""
     grid = [seat in spot.slots for spot in g.state.mausoleum]
     size = len(g.t.box.board.mausoleum.grid)

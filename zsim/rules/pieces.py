@@ -16,17 +16,17 @@ from zsim.rules.tables import ACTION_INDEX, ADJACENT, ALCHEMIST
 from zsim.state import NO_ONE, PlayerState
 
 if TYPE_CHECKING:
-    from zsim.game import Game
+    from zsim.decisions import Table
 
 # --- the Elixir route ---------------------------------------------------------------------
 
 
-def ship_at_end(g: Game, p: PlayerState) -> bool:
+def ship_at_end(g: Table, p: PlayerState) -> bool:
     """The Ship stands on the last space: nothing may move it any more."""
     return p.ship >= len(g.t.box.board.elixir.vp) - 1
 
 
-def move_ship(g: Game, p: PlayerState, steps: int) -> None:
+def move_ship(g: Table, p: PlayerState, steps: int) -> None:
     """Advance the Ship; the Master Alchemist space and every Elixir symbol passed pay out.
 
     On a space with both symbols the Master Alchemist card is taken first, so it can be placed
@@ -36,7 +36,7 @@ def move_ship(g: Game, p: PlayerState, steps: int) -> None:
     end = len(route.vp) - 1
     start = p.ship
     p.ship = min(end, start + steps)
-    if g.log is not None:
+    if g.narrating:
         g.say(f"  moves the Ship {start} -> {p.ship}")
     for space in range(start + 1, p.ship + 1):
         if space == route.master_alchemist_space:
@@ -45,7 +45,7 @@ def move_ship(g: Game, p: PlayerState, steps: int) -> None:
             elixir_reward(g, p)
 
 
-def take_master_alchemist(g: Game, p: PlayerState) -> None:
+def take_master_alchemist(g: Table, p: PlayerState) -> None:
     available = g.state.master_available
     if p.master_taken or not available:
         return
@@ -53,7 +53,7 @@ def take_master_alchemist(g: Game, p: PlayerState) -> None:
     available.remove(card)
     p.alchemist_supply.append(card)
     p.master_taken = True
-    if g.log is not None:
+    if g.narrating:
         g.say(f"  takes {g.t.card_name[card]}")
 
 
@@ -63,21 +63,21 @@ def alchemist_card_options(p: PlayerState, regions: tuple[int, ...]) -> list[tup
     return [(c, r) for r in regions for c in p.alchemist_supply]
 
 
-def with_room(g: Game, p: PlayerState, regions: tuple[int, ...]) -> tuple[int, ...]:
+def with_room(g: Table, p: PlayerState, regions: tuple[int, ...]) -> tuple[int, ...]:
     limit = g.rules.region_card_limit
     return tuple(r for r in regions if len(p.tableau[r]) < limit)
 
 
-def place_alchemist_card(g: Game, p: PlayerState, card: int, region: int) -> None:
+def place_alchemist_card(g: Table, p: PlayerState, card: int, region: int) -> None:
     """An Alchemist card goes into the tableau with no tokens and no Unrest."""
     p.alchemist_supply.remove(card)
     p.tableau[region].append(card)
     count(p, "n_alchemist_cards_placed")
-    if g.log is not None:
+    if g.narrating:
         g.say(f"  places {g.t.card_name[card]} in {REGION_NAMES[region]}")
 
 
-def elixir_reward(g: Game, p: PlayerState) -> None:
+def elixir_reward(g: Table, p: PlayerState) -> None:
     """At an Elixir symbol: unlock a soldier or place an Alchemist card where an Alchemist is."""
     options: list = ["soldier"] if p.soldiers else []
     with_alchemist = with_room(g, p, tuple(r for r in range(5) if p.officials[r][0]))
@@ -91,11 +91,11 @@ def elixir_reward(g: Game, p: PlayerState) -> None:
         place_alchemist_card(g, p, choice[1], choice[2])
 
 
-def unlock_soldiers(g: Game, p: PlayerState, amount: int) -> int:
+def unlock_soldiers(g: Table, p: PlayerState, amount: int) -> int:
     moved = min(amount, p.soldiers)
     p.soldiers -= moved
     p.entrance += moved
-    if moved and g.log is not None:
+    if moved and g.narrating:
         g.say(f"  unlocks {moved} Terracotta Soldier(s)")
     return moved
 
@@ -103,7 +103,7 @@ def unlock_soldiers(g: Game, p: PlayerState, amount: int) -> int:
 # --- Palaces ------------------------------------------------------------------------------
 
 
-def palace_tile_options(g: Game, p: PlayerState, region: int) -> list[int]:
+def palace_tile_options(g: Table, p: PlayerState, region: int) -> list[int]:
     """Palace tile kinds in the region that the player may take (a tile's Unrest cost must fit)."""
     abilities = g.t.box.abilities
     tiles = g.t.box.palace_tiles
@@ -113,22 +113,22 @@ def palace_tile_options(g: Game, p: PlayerState, region: int) -> list[int]:
     ]
 
 
-def build_palace(g: Game, p: PlayerState, region: int, large_token: bool) -> None:
+def build_palace(g: Table, p: PlayerState, region: int, large_token: bool) -> None:
     """Place a Palace, score base VP, take a Palace tile (scored at once) and a large token."""
     state = g.state
     p.palaces -= 1
     state.palace_count[region][p.seat] += 1
     count(p, "n_palaces")
     add_vp(g, p, "vp_palaces", g.rules.palace_vp)
-    if g.log is not None:
+    if g.narrating:
         g.say(f"  builds a Palace in {REGION_NAMES[region]} (+{g.rules.palace_vp} VP)")
     tiles = palace_tile_options(g, p, region)
     if tiles:
         kind = g.ask(p.seat, "palace_tile", tiles, {"region": region})
         state.palace_tiles[region].remove(kind)
-        g.record_tile(p.seat, "palace", kind, region=region)
+        g.emit("tile", {"seat": p.seat, "kind": "palace", "index": kind, "region": region})
         tile = g.t.box.palace_tiles[kind]
-        if g.log is not None:
+        if g.narrating:
             g.say(f"  takes Palace tile {tile.id}")
         steps = g.t.box.abilities[tile.ability].options[0]
         effects.resolve_steps(g, p, steps, effects.Context(region, 0, NO_ONE, "vp_palace_tiles"))
@@ -138,14 +138,14 @@ def build_palace(g: Game, p: PlayerState, region: int, large_token: bool) -> Non
             suit = g.ask(p.seat, "large_token", suits)
             state.large_on_board[suit] -= 1
             p.large[suit] += 1
-            if g.log is not None:
+            if g.narrating:
                 g.say(f"  takes the large {SUIT_NAMES[suit]} token")
 
 
 # --- Governors ----------------------------------------------------------------------------
 
 
-def install_governor(g: Game, p: PlayerState, region: int) -> None:
+def install_governor(g: Table, p: PlayerState, region: int) -> None:
     """Place a Governor (bonus slot or plain area), receive the slot's bonus, then calm the
     region. A player who wants no bonus chooses the area."""
     state = g.state
@@ -156,19 +156,20 @@ def install_governor(g: Game, p: PlayerState, region: int) -> None:
     options: list = [i for i, (_, holder) in enumerate(slots) if holder == NO_ONE]
     options.append("area")
     choice = g.ask(p.seat, "governor_slot", options, {"region": region})
-    if g.log is not None:
+    if g.narrating:
         where = "the Governor area" if choice == "area" else f"bonus slot {choice + 1}"
         g.say(f"  installs a Governor in {REGION_NAMES[region]} ({where})")
     if choice != "area":
         slots[choice][1] = p.seat
-        g.record_tile(p.seat, "governor", slots[choice][0], region=region)
+        g.emit("tile", {"seat": p.seat, "kind": "governor",
+                         "index": slots[choice][0], "region": region})
         ability_id = g.t.box.governor_tiles[slots[choice][0]].ability
         if ability_id is not None:
             governor_bonus(g, p, region, ability_id)
     p.unrest[region] = 0
 
 
-def governor_bonus(g: Game, p: PlayerState, region: int, ability_id: str) -> None:
+def governor_bonus(g: Table, p: PlayerState, region: int, ability_id: str) -> None:
     """A bonus space's bonus is not optional: the owner picks a side that may be chosen now
     (the other one when, say, the Ship can move no more) and it resolves as far as it can."""
     ability = g.t.box.abilities[ability_id]
@@ -177,7 +178,7 @@ def governor_bonus(g: Game, p: PlayerState, region: int, ability_id: str) -> Non
     if not picks:
         return
     pick = g.ask(p.seat, "bonus", picks, {"ability": ability_id})
-    if g.log is not None:
+    if g.narrating:
         g.say(f"  Governor bonus: {ability.text}")
     effects.resolve_steps(g, p, ability.options[pick], ctx)
 
@@ -185,7 +186,7 @@ def governor_bonus(g: Game, p: PlayerState, region: int, ability_id: str) -> Non
 # --- Walls --------------------------------------------------------------------------------
 
 
-def wall_slots(g: Game, p: PlayerState, free: bool) -> Iterator[tuple[int, int]]:
+def wall_slots(g: Table, p: PlayerState, free: bool) -> Iterator[tuple[int, int]]:
     """Open (section, slot) pairs in sections without this player's Wall that the player can
     pay for; a generator, so a mere "is there one?" stops at the first."""
     if not p.walls:
@@ -200,7 +201,7 @@ def wall_slots(g: Game, p: PlayerState, free: bool) -> Iterator[tuple[int, int]]
                 yield s, i
 
 
-def wall_slot_options(g: Game, p: PlayerState, free: bool) -> list[tuple[int, int]]:
+def wall_slot_options(g: Table, p: PlayerState, free: bool) -> list[tuple[int, int]]:
     return list(wall_slots(g, p, free))
 
 
@@ -209,7 +210,7 @@ def wall_payments(p: PlayerState, cost: int) -> list[tuple[int, ...]]:
     return list(combinations([r for r in range(5) if p.workers[r]], cost))
 
 
-def build_wall(g: Game, p: PlayerState, section_index: int, slot: int) -> None:
+def build_wall(g: Table, p: PlayerState, section_index: int, slot: int) -> None:
     """Place a Wall; the section's first builder, once they have played a Unification action,
     attaches its Emperor tile to a tableau card (an Alchemist card may receive it)."""
     section = g.state.walls[section_index]
@@ -217,7 +218,7 @@ def build_wall(g: Game, p: PlayerState, section_index: int, slot: int) -> None:
     section.slots[slot] = p.seat
     p.walls -= 1
     count(p, "n_walls")
-    if g.log is not None:
+    if g.narrating:
         g.say(f"  builds a Wall in section {section_index + 1}, slot {slot + 1} "
               f"(tier {section.tiers[slot]})")
     if not first:
@@ -232,14 +233,15 @@ def build_wall(g: Game, p: PlayerState, section_index: int, slot: int) -> None:
     action = g.t.box.emperor_tiles[section.emperor_tile].action
     card = g.ask(p.seat, "emperor", targets, {"action": action, "section": section_index})
     p.emperor[card] = ACTION_INDEX[action]
-    g.record_tile(p.seat, "emperor", section.emperor_tile, section=section_index)
+    g.emit("tile", {"seat": p.seat, "kind": "emperor",
+                     "index": section.emperor_tile, "section": section_index})
     section.emperor_tile = NO_ONE
     count(p, "n_emperor_tiles")
-    if g.log is not None:
+    if g.narrating:
         g.say(f"  puts the Emperor tile ({action}) on {g.t.card_name[card]}")
 
 
-def played_unification(g: Game, cards: list[int]) -> bool:
+def played_unification(g: Table, cards: list[int]) -> bool:
     """Has a Unification action been played? Only that action tucks a Unification card, so one
     in the tableau says so; Alchemist cards placed there do not."""
     card_type = g.t.card_type
@@ -259,15 +261,15 @@ def official_moves(p: PlayerState) -> list[tuple[int, int, int]]:
     ]
 
 
-def move_official(g: Game, p: PlayerState, move: tuple[int, int, int]) -> None:
+def move_official(g: Table, p: PlayerState, move: tuple[int, int, int]) -> None:
     t, r, to = move
     p.officials[r][t] -= 1
     p.officials[to][t] += 1
-    if g.log is not None:
+    if g.narrating:
         g.say(f"  moves {OFFICIAL_NAMES[t]} {REGION_NAMES[r]} -> {REGION_NAMES[to]}")
 
 
-def card_type_counts(g: Game, cards: list[int]) -> list[int]:
+def card_type_counts(g: Table, cards: list[int]) -> list[int]:
     """Cards by type: Writing, Currency, Laws, Alchemist."""
     counts = [0, 0, 0, 0]
     card_type = g.t.card_type

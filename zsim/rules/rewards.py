@@ -13,16 +13,16 @@ from zsim.rules.tables import SUIT_INDEX
 from zsim.state import NO_ONE, PlayerState
 
 if TYPE_CHECKING:
-    from zsim.game import Game
+    from zsim.decisions import Table
 
 LARGE = 3  # in an unlock payment, a large token of suit s is coded s + LARGE
 
 
-def token_value(g: Game, p: PlayerState, suit: int) -> int:
+def token_value(g: Table, p: PlayerState, suit: int) -> int:
     return p.tokens[suit] + g.rules.large_token_value * p.large[suit]
 
 
-def tiebreak_order(g: Game) -> list[int]:
+def tiebreak_order(g: Table) -> list[int]:
     """Markers still on the turn-order track top to bottom, then this round's reward column."""
     state = g.state
     on_track = [s for s in state.turn_order if state.marker_column[s] == NO_ONE]
@@ -30,7 +30,7 @@ def tiebreak_order(g: Game) -> list[int]:
     return on_track + [s for _, s in in_column]
 
 
-def unification_phase(g: Game) -> None:
+def unification_phase(g: Table) -> None:
     state = g.state
     board = g.t.box.unification_boards[state.reward_board]
     state.marker_column = [NO_ONE] * state.n
@@ -48,7 +48,7 @@ def unification_phase(g: Game) -> None:
         enforce_token_limits(g, state.players[seat])
 
 
-def award(g: Game, suit: int, column: int, reward_id: str) -> None:
+def award(g: Table, suit: int, column: int, reward_id: str) -> None:
     """Offer the reward down the ranking until someone accepts it or everyone has passed."""
     state = g.state
     order = tiebreak_order(g)
@@ -62,19 +62,19 @@ def award(g: Game, suit: int, column: int, reward_id: str) -> None:
             take_reward(g, p, suit, column, reward_id)  # he takes it away from you
             return
         if not effects.feasible_options(g, p, ability, ctx, full=True):
-            if g.log is not None:
+            if g.narrating:
                 g.say(f"{g.name(p)} cannot take the {SUITS[suit]} reward")
             continue
         if g.ask(seat, "reward", ["accept", "pass"], {"reward": reward_id, "suit": suit}) \
                 == "pass":
-            if g.log is not None:
+            if g.narrating:
                 g.say(f"{g.name(p)} passes on the {SUITS[suit]} reward")
             continue
         take_reward(g, p, suit, column, reward_id)
         return
 
 
-def take_reward(g: Game, p: PlayerState, suit: int, column: int, reward_id: str) -> None:
+def take_reward(g: Table, p: PlayerState, suit: int, column: int, reward_id: str) -> None:
     state = g.state
     state.supply[suit] += p.tokens[suit]
     state.large_on_board[suit] += p.large[suit]
@@ -83,8 +83,8 @@ def take_reward(g: Game, p: PlayerState, suit: int, column: int, reward_id: str)
     state.marker_column[p.seat] = column
     ability = g.t.box.abilities[reward_id]
     count(p, "n_rewards")
-    g.record_reward(p.seat, SUITS[suit], reward_id)
-    if g.log is not None:
+    g.emit("reward", {"seat": p.seat, "aspect": SUITS[suit], "reward": reward_id})
+    if g.narrating:
         g.say(f"{g.name(p)} takes the {SUIT_NAMES[suit]} reward: {ability.text}")
     if state.lisi is not None and p.seat == state.lisi.seat:
         return  # Li Si gains nothing from it
@@ -95,15 +95,15 @@ def take_reward(g: Game, p: PlayerState, suit: int, column: int, reward_id: str)
     mausoleum.place_soldiers(g, p)
 
 
-def new_turn_order(g: Game) -> None:
+def new_turn_order(g: Table) -> None:
     """Players who took no reward keep their order and go first; takers follow by slot."""
     state = g.state
     state.turn_order = tiebreak_order(g)
-    if g.log is not None:
+    if g.narrating:
         g.say("Turn order: " + ", ".join(g.name(state.players[s]) for s in state.turn_order))
 
 
-def unlock_payments(g: Game, p: PlayerState) -> list[tuple[int, ...]]:
+def unlock_payments(g: Table, p: PlayerState) -> list[tuple[int, ...]]:
     """Ways to pay one soldier: any ``unlock_cost`` tokens, a large token counting as one token
     (its value matters only for the rewards). A large token is coded as suit + 3."""
     return list(_payments((*p.tokens, *p.large), g.rules.unlock_cost))
@@ -119,7 +119,7 @@ def _payments(held: tuple[int, ...], cost: int) -> tuple[tuple[int, ...], ...]:
     )
 
 
-def unlock_with_tokens(g: Game, p: PlayerState) -> None:
+def unlock_with_tokens(g: Table, p: PlayerState) -> None:
     unlocked = False
     while p.soldiers:
         options: list = unlock_payments(g, p)
@@ -143,7 +143,7 @@ def unlock_with_tokens(g: Game, p: PlayerState) -> None:
         mausoleum.place_soldiers(g, p)
 
 
-def enforce_token_limits(g: Game, p: PlayerState) -> None:
+def enforce_token_limits(g: Table, p: PlayerState) -> None:
     state = g.state
     for s in range(3):
         state.large_on_board[s] += p.large[s]

@@ -11,7 +11,7 @@ from zsim.state import PlayerState
 
 if TYPE_CHECKING:
     from zsim.components.schema import WallScoring
-    from zsim.game import Game
+    from zsim.decisions import Table
 
 IN_GAME_CATEGORIES = (
     "vp_palaces", "vp_palace_tiles", "vp_cards", "vp_governor_tiles", "vp_mausoleum",
@@ -23,7 +23,7 @@ END_CATEGORIES = (
 CATEGORIES = IN_GAME_CATEGORIES + END_CATEGORIES
 
 
-def majority_vp(g: Game) -> list[int]:
+def majority_vp(g: Table) -> list[int]:
     """Per region, the most Governors scores; tied leaders split the VP, rounded down. Against
     Li Si, his Governor line may instead win him every tie."""
     state = g.state
@@ -45,12 +45,12 @@ def majority_vp(g: Game) -> list[int]:
     return vp
 
 
-def elixir_vp(g: Game, p: PlayerState) -> int:
+def elixir_vp(g: Table, p: PlayerState) -> int:
     alchemist_cards = card_type_counts(g, p.tableau_cards())[3]
     return alchemist_cards * g.t.box.board.elixir.vp[p.ship]
 
 
-def wall_count(g: Game, p: PlayerState, scoring: WallScoring) -> int:
+def wall_count(g: Table, p: PlayerState, scoring: WallScoring) -> int:
     """How many things a Wall tile counts for this player."""
     kind = scoring.kind
     if kind == "regions_with_official":
@@ -65,7 +65,7 @@ def wall_count(g: Game, p: PlayerState, scoring: WallScoring) -> int:
     return min(card_type_counts(g, p.tableau_cards()))  # quadruplets
 
 
-def wall_vp(g: Game, p: PlayerState) -> list[tuple[int, int, int]]:
+def wall_vp(g: Table, p: PlayerState) -> list[tuple[int, int, int]]:
     """(section, tier, VP) for each of the player's Walls."""
     box = g.t.box
     scored = []
@@ -79,12 +79,12 @@ def wall_vp(g: Game, p: PlayerState) -> list[tuple[int, int, int]]:
     return scored
 
 
-def extra_soldier_vp(g: Game, p: PlayerState) -> int:
+def extra_soldier_vp(g: Table, p: PlayerState) -> int:
     table = g.rules.extra_soldier_vp
     return table[min(p.entrance, len(table) - 1)]
 
 
-def lisi_wall_vp(g: Game, p: PlayerState) -> list[tuple[int, int, int]]:
+def lisi_wall_vp(g: Table, p: PlayerState) -> list[tuple[int, int, int]]:
     """Li Si's Walls score by tier from his top scoring card, whatever the Wall tile."""
     wall_card, _, _ = lisi.scoring_lines(g)
     return [(s, section.tiers[slot], wall_card.wall[section.tiers[slot] - 1])
@@ -92,7 +92,7 @@ def lisi_wall_vp(g: Game, p: PlayerState) -> list[tuple[int, int, int]]:
             for slot, holder in enumerate(section.slots) if holder == p.seat]
 
 
-def lisi_elixir_vp(g: Game, p: PlayerState) -> int:
+def lisi_elixir_vp(g: Table, p: PlayerState) -> int:
     _, _, elixir_line = lisi.scoring_lines(g)
     if elixir_line is None:
         return 0
@@ -100,7 +100,7 @@ def lisi_elixir_vp(g: Game, p: PlayerState) -> int:
     return alchemist_cards * (g.t.box.board.elixir.vp[p.ship] + elixir_line.elixir_bonus)
 
 
-def final_scores(g: Game) -> list[dict[str, int]]:
+def final_scores(g: Table) -> list[dict[str, int]]:
     """Every player's VP by category; in-game categories come from the running tallies."""
     majorities = majority_vp(g)
     line_vp = g.rules.mausoleum_line_vp
@@ -109,7 +109,7 @@ def final_scores(g: Game) -> list[dict[str, int]]:
     for p in g.state.players:
         is_lisi = p.seat == lisi_seat
         walls = lisi_wall_vp(g, p) if is_lisi else wall_vp(g, p)
-        g.record_walls(p.seat, walls)
+        g.emit("walls", {"seat": p.seat, "walls": walls})
         row = {c: p.vp.get(c, 0) for c in IN_GAME_CATEGORIES}
         if is_lisi:
             row["vp_palace_tiles"] += lisi.palace_tile_vp(g, p)

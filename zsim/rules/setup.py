@@ -12,11 +12,11 @@ from zsim.rules.tables import REGION_INDEX
 from zsim.state import NO_ONE, GameState, MausoleumSpot, WallSection
 
 if TYPE_CHECKING:
-    from zsim.game import Game
+    from zsim.decisions import Table
     from zsim.options import GameOptions
 
 
-def build_state(g: Game, options: GameOptions, rng: random.Random) -> GameState:
+def build_state(g: Table, options: GameOptions, rng: random.Random) -> GameState:
     box, rules, t = g.t.box, g.rules, g.t
     n = g.n
     state = GameState(n)
@@ -74,7 +74,7 @@ def build_state(g: Game, options: GameOptions, rng: random.Random) -> GameState:
     return state
 
 
-def _setup_mausoleum(g: Game, state: GameState, options: GameOptions,
+def _setup_mausoleum(g: Table, state: GameState, options: GameOptions,
                      rng: random.Random) -> None:
     """Tiles go on spots of their kind at random; the advanced mode also shuffles the bindings."""
     layout = g.t.box.board.mausoleum
@@ -100,7 +100,7 @@ def _setup_mausoleum(g: Game, state: GameState, options: GameOptions,
     constraints.settle_mausoleum(options, state.mausoleum)
 
 
-def _setup_walls(g: Game, state: GameState, options: GameOptions, rng: random.Random) -> None:
+def _setup_walls(g: Table, state: GameState, options: GameOptions, rng: random.Random) -> None:
     box, n = g.t.box, g.n
     layout = box.board.wall
     sections = layout.sites * layout.sections_per_site
@@ -122,7 +122,7 @@ def _setup_walls(g: Game, state: GameState, options: GameOptions, rng: random.Ra
             WallSection(s // layout.sections_per_site, tiers, wall_tiles[s], face, emperor[s]))
 
 
-def deal_starting_tiles(g: Game, rng: random.Random) -> None:
+def deal_starting_tiles(g: Table, rng: random.Random) -> None:
     """Each player is dealt two Starting tiles, keeps one and resolves it, in turn order."""
     box, state = g.t.box, g.state
     pool = [i for i, tile in enumerate(box.starting_tiles) for _ in range(tile.copies)]
@@ -139,10 +139,10 @@ def deal_starting_tiles(g: Game, rng: random.Random) -> None:
     for seat in chosen:
         p = state.players[seat]
         tile = box.starting_tiles[chosen[seat]]
-        g.start_tiles[seat] = tile.id
-        g.record_tile(seat, "starting", chosen[seat])
+        g.emit("start", {"seat": seat, "tile": tile.id})
+        g.emit("tile", {"seat": seat, "kind": "starting", "index": chosen[seat]})
         ability = box.abilities[tile.ability]
-        if g.log is not None:
+        if g.narrating:
             g.say(f"{g.name(p)} starts with: {ability.text}")
         ctx = effects.Context(0, 0, NO_ONE, "vp_cards")
         picks = effects.feasible_options(g, p, ability, ctx, full=False)

@@ -20,7 +20,7 @@ from zsim.rules.tables import ACTION_INDEX, LOWER_ACTIONS
 from zsim.state import NO_ONE, PlayerState
 
 if TYPE_CHECKING:
-    from zsim.game import Game
+    from zsim.decisions import Table
 
 RECRUIT, HIRE, ELIXIR, PALACE, GOVERNOR, WALL = (ACTION_INDEX[a] for a in COURT_ACTIONS)
 
@@ -28,7 +28,7 @@ RECRUIT, HIRE, ELIXIR, PALACE, GOVERNOR, WALL = (ACTION_INDEX[a] for a in COURT_
 # --- what can be done ---------------------------------------------------------------------
 
 
-def unify_regions(g: Game, p: PlayerState) -> list[int]:
+def unify_regions(g: Table, p: PlayerState) -> list[int]:
     """Regions that can take one more card without breaking the card limit or the Unrest cap."""
     rules = g.rules
     cap, limit, extra = rules.unrest_cap, rules.region_card_limit, rules.unrest_per_slot
@@ -38,12 +38,12 @@ def unify_regions(g: Game, p: PlayerState) -> list[int]:
     ]
 
 
-def hire_regions(g: Game, p: PlayerState) -> list[int]:
+def hire_regions(g: Table, p: PlayerState) -> list[int]:
     cap = g.rules.unrest_cap - g.rules.hire_unrest
     return [r for r in range(5) if p.officials[r][2] and p.unrest[r] <= cap]
 
 
-def palace_regions(g: Game, p: PlayerState) -> list[int]:
+def palace_regions(g: Table, p: PlayerState) -> list[int]:
     if not p.palaces:
         return []
     here, elsewhere = g.rules.palace_workers_here, g.rules.palace_workers_elsewhere
@@ -61,7 +61,7 @@ def governor_regions(p: PlayerState) -> list[int]:
     return [r for r in range(5) if all(p.officials[r])]
 
 
-def court_actions(g: Game, p: PlayerState) -> list[int]:
+def court_actions(g: Table, p: PlayerState) -> list[int]:
     """The Court actions this player can perform in full right now."""
     actions = []
     if sum(p.official_supply):
@@ -79,7 +79,7 @@ def court_actions(g: Game, p: PlayerState) -> list[int]:
     return actions
 
 
-def turn_options(g: Game, p: PlayerState) -> list:
+def turn_options(g: Table, p: PlayerState) -> list:
     hand = g.state.hands[p.seat]
     regions = unify_regions(g, p)
     actions = court_actions(g, p)
@@ -98,7 +98,7 @@ def turn_options(g: Game, p: PlayerState) -> list:
 # --- doing it -------------------------------------------------------------------------------
 
 
-def play_turn(g: Game, p: PlayerState) -> None:
+def play_turn(g: Table, p: PlayerState) -> None:
     choice = g.ask(p.seat, "turn", turn_options(g, p))
     card = choice[1]
     g.state.hands[p.seat].remove(card)
@@ -109,7 +109,7 @@ def play_turn(g: Game, p: PlayerState) -> None:
     mausoleum.place_soldiers(g, p)
 
 
-def unify(g: Game, p: PlayerState, card: int, region: int) -> None:
+def unify(g: Table, p: PlayerState, card: int, region: int) -> None:
     """Tuck the card in a region: tokens of its suit by slot, Unrest for the 2nd and 3rd card."""
     rules = g.rules
     slot = len(p.tableau[region])
@@ -118,13 +118,13 @@ def unify(g: Game, p: PlayerState, card: int, region: int) -> None:
     suit = g.t.card_type[card]
     got = gain_small_tokens(g, p, suit, rules.tokens_per_slot[slot])
     count(p, CARD_COUNTERS[suit])
-    if g.log is not None:
+    if g.narrating:
         g.say(f"{g.name(p)} tucks {g.t.card_name[card]} in {REGION_NAMES[region]} "
               f"(slot {slot + 1}): +{got} {SUIT_NAMES[suit]} token(s), "
               f"Unrest {p.unrest[region]}")
 
 
-def court_card(g: Game, p: PlayerState, card: int, action: int) -> None:
+def court_card(g: Table, p: PlayerState, card: int, action: int) -> None:
     """Put the card on the Court pile, perform the action, then activate / move / pass."""
     state = g.state
     below = state.court[-1] if state.court else NO_ONE
@@ -132,11 +132,11 @@ def court_card(g: Game, p: PlayerState, card: int, action: int) -> None:
     state.court.append(card)
     state.court_free = False
     if action == NO_ONE:
-        if g.log is not None:
+        if g.narrating:
             g.say(f"{g.name(p)} can use {g.t.card_name[card]} for nothing and lays it at Court")
         after_action(g, p, NO_ONE, False)
         return
-    if g.log is not None:
+    if g.narrating:
         g.say(f"{g.name(p)} plays {g.t.card_name[card]} at Court: {COURT_ACTIONS[action]}")
     count(p, COURT_COUNTERS[action])
     PERFORM[action](g, p)
@@ -149,29 +149,29 @@ def court_card(g: Game, p: PlayerState, card: int, action: int) -> None:
     after_action(g, p, action, in_step)
 
 
-def perform_recruit(g: Game, p: PlayerState) -> None:
+def perform_recruit(g: Table, p: PlayerState) -> None:
     options = [(t, r) for t in range(3) if p.official_supply[t] for r in range(5)]
     t, r = g.ask(p.seat, "recruit", options)
     p.official_supply[t] -= 1
     p.officials[r][t] += 1
-    if g.log is not None:
+    if g.narrating:
         g.say(f"  recruits {OFFICIAL_NAMES[t]} in {REGION_NAMES[r]}")
 
 
-def perform_hire(g: Game, p: PlayerState) -> None:
+def perform_hire(g: Table, p: PlayerState) -> None:
     r = g.ask(p.seat, "hire", hire_regions(g, p))
     p.workers[r] += g.rules.hire_workers
     p.unrest[r] += g.rules.hire_unrest
-    if g.log is not None:
+    if g.narrating:
         g.say(f"  hires {g.rules.hire_workers} Workers in {REGION_NAMES[r]}, "
               f"Unrest {p.unrest[r]}")
 
 
-def perform_elixir(g: Game, p: PlayerState) -> None:
+def perform_elixir(g: Table, p: PlayerState) -> None:
     pieces.move_ship(g, p, g.rules.elixir_steps)
 
 
-def perform_palace(g: Game, p: PlayerState) -> None:
+def perform_palace(g: Table, p: PlayerState) -> None:
     rules = g.rules
     r = g.ask(p.seat, "palace", palace_regions(g, p))
     p.workers[r] -= rules.palace_workers_here
@@ -181,7 +181,7 @@ def perform_palace(g: Game, p: PlayerState) -> None:
     pieces.build_palace(g, p, r, large_token=True)
 
 
-def perform_governor(g: Game, p: PlayerState) -> None:
+def perform_governor(g: Table, p: PlayerState) -> None:
     r = g.ask(p.seat, "governor", governor_regions(p))
     for t in range(3):
         p.officials[r][t] -= 1
@@ -189,7 +189,7 @@ def perform_governor(g: Game, p: PlayerState) -> None:
     pieces.install_governor(g, p, r)
 
 
-def perform_wall(g: Game, p: PlayerState) -> None:
+def perform_wall(g: Table, p: PlayerState) -> None:
     section, slot = g.ask(p.seat, "wall", pieces.wall_slot_options(g, p, free=False))
     cost = g.state.walls[section].tiers[slot]
     payment = g.ask(p.seat, "wall_workers", pieces.wall_payments(p, cost))
@@ -205,7 +205,7 @@ PERFORM = (perform_recruit, perform_hire, perform_elixir, perform_palace, perfor
 # --- after the action ---------------------------------------------------------------------
 
 
-def triggered_abilities(g: Game, p: PlayerState, action: int, used: set[int]) -> list:
+def triggered_abilities(g: Table, p: PlayerState, action: int, used: set[int]) -> list:
     """('ability', card) for each tableau card this action triggers that can resolve now."""
     t, cap = g.t, g.rules.unrest_cap
     options = []
@@ -221,7 +221,7 @@ def triggered_abilities(g: Game, p: PlayerState, action: int, used: set[int]) ->
     return options
 
 
-def after_action(g: Game, p: PlayerState, action: int, in_step: bool) -> None:
+def after_action(g: Table, p: PlayerState, action: int, in_step: bool) -> None:
     """Activate triggered abilities one at a time in any order, or move one Official, or pass."""
     used: set[int] = set()
     abilities = triggered_abilities(g, p, action, used) if in_step else []
@@ -253,7 +253,7 @@ def card_location(p: PlayerState, card: int) -> tuple[int, int]:
     raise ValueError(f"card {card} is not in the tableau")
 
 
-def activate(g: Game, p: PlayerState, card: int) -> None:
+def activate(g: Table, p: PlayerState, card: int) -> None:
     t = g.t
     region, slot = card_location(p, card)
     ability = t.card_ability[card]
@@ -261,8 +261,9 @@ def activate(g: Game, p: PlayerState, card: int) -> None:
     options = effects.feasible_options(g, p, ability, ctx, full=False)
     pick = g.ask(p.seat, "ability_option", options, {"card": card})
     count(p, "n_abilities_activated")
-    if g.log is not None:
+    if g.narrating:
         g.say(f"  activates {t.card_name[card]}: {ability.text}")
     before = p.vp_in_game
     effects.resolve_steps(g, p, ability.options[pick], ctx)
-    g.record_ability(p.seat, card, pick, p.vp_in_game - before)
+    g.emit("ability", {"seat": p.seat, "card": card, "option": pick,
+                       "vp": p.vp_in_game - before})

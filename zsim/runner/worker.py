@@ -11,7 +11,6 @@ already serialised as Arrow IPC, ready to be written as they are.
 from __future__ import annotations
 
 import json
-import pickle
 import resource
 import sys
 import time
@@ -54,10 +53,6 @@ class BrokenInvariant(RuntimeError):
     """A game ended in a state that breaks the rules' conservation laws or bounds."""
 
 
-class StateChanged(RuntimeError):
-    """A strategy changed the game state while it was deciding (it may only read its view)."""
-
-
 @dataclass
 class ChunkResult:
     label: chunkfile.Label
@@ -86,7 +81,7 @@ def play_chunk(context: RunContext, index: int, start: int, stop: int) -> ChunkR
         seconds = time.perf_counter() - clock
         engine_seconds += seconds
         if isinstance(result, BaseException):
-            failure = _failure(context, box, plan, result)
+            failure = _failure(context, plan, result)
             failures.append(failure)
             columns["games"].add([_failed_game_row(plan, failure, seconds)], **ids)
             continue
@@ -102,14 +97,14 @@ def play_chunk(context: RunContext, index: int, start: int, stop: int) -> ChunkR
                        peak_rss_bytes=peak_rss_bytes(), files=files)
 
 
-def _play(box: Box, context: RunContext, plan: GamePlan, game_class: type[Game] = Game
+def _play(box: Box, context: RunContext, plan: GamePlan
           ) -> tuple[Game | None, GameResult | BaseException]:
     """The game and its result, or what stopped it; a game that ends with an invariant broken
     fails too, since its tables would count what cannot exist."""
     seated = [context.strategies[name] for name in plan.strategies]
     game = None
     try:
-        game = game_class(box, seated, plan.seed, context.options)
+        game = Game(box, seated, plan.seed, context.options)
         with limits.playing(game, context.limits, plan.strategies):
             result = game.play()
         broken = violations(game.state, game.t)
@@ -161,18 +156,10 @@ def _failed_game_row(plan: GamePlan, failure: dict[str, Any], seconds: float) ->
             "failed_decision": failure["decision"], "duration_s": seconds}
 
 
-def _failure(context: RunContext, box: Box, plan: GamePlan,
-             error: BaseException) -> dict[str, Any]:
+def _failure(context: RunContext, plan: GamePlan, error: BaseException) -> dict[str, Any]:
     """The failure record: which game, who was being asked what, and the traceback."""
     seat, decision = _blame(error)
     text = f"{type(error).__name__}: {error}"
-    if seat is None and not isinstance(error, TimeLimitExceeded):
-        changed = _audit(box, context, plan)
-        if changed is not None:
-            seat, decision = changed
-            text = (f"{StateChanged.__name__}: strategy {plan.strategies[seat]!r} (seat {seat}) "
-                    f"changed the game state while deciding {decision!r}, and then the game "
-                    f"failed: {text}")
     return {
         "run_id": context.run_id, "game": plan.index, "seed": plan.seed,
         "n_players": plan.n_players, "strategies": list(plan.strategies),
@@ -180,29 +167,6 @@ def _failure(context: RunContext, box: Box, plan: GamePlan,
         "seat": seat, "decision": decision, "error": text,
         "traceback": "".join(traceback.format_exception(error)),
     }
-
-
-class _Audited(Game):
-    """A game that checks the state is the same after each strategy call as before it: the
-    replay of a game the engine failed, to find a strategy that changed what it should only
-    read (say, took a card out of its own hand), which later broke the engine."""
-
-    change: tuple[int, str] | None = None  # the seat and decision kind of the first change
-
-    def ask(self, seat: int, kind: str, options: list, context: dict | None = None) -> Any:
-        before = pickle.dumps(self.state)
-        answer = super().ask(seat, kind, options, context)
-        if self.change is None and pickle.dumps(self.state) != before:
-            self.change = (seat, kind)
-        return answer
-
-
-def _audit(box: Box, context: RunContext, plan: GamePlan) -> tuple[int, str] | None:
-    """Replay a game the engine failed (games are deterministic), watching every strategy call;
-    the seat and decision kind of the first that changed the game state, if any. Only failed
-    games pay for it."""
-    game, _ = _play(box, context, plan, _Audited)
-    return game.change if isinstance(game, _Audited) else None
 
 
 def _blame(error: BaseException) -> tuple[int | None, str | None]:

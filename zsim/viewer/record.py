@@ -137,7 +137,7 @@ def record_game(seated: SeatedGame) -> tuple[GameResult, dict[str, Any]]:
     raises ``GameFailed``, with the record up to the failure."""
     game = Game(seated.box, seated.strategies, seated.seed, seated.options, narrate=True)
     recorder = StepRecorder()
-    game.listener = recorder
+    game.listen(recorder)
     try:
         result = game.play()
     except Exception as error:
