@@ -108,6 +108,26 @@ class Paused(Exception):
         self.decision = decision
 
 
+@dataclass
+class Checkpoint:
+    """A game saved at a question (or between two segments), as plain picklable data: the
+    state at the start of the segment under way and the RNG's state then, the answers given
+    since, and what has been recorded and told so far. ``Game.restore`` continues it. The
+    strategies' own per-game memory (``PlayerView.memo``) is not part of it; their RNGs are."""
+
+    seed: int
+    options: GameOptions
+    state: GameState
+    rng: tuple[Any, ...]
+    decisions: int
+    answers: list[Any]
+    told: int
+    records: ResultRecorder
+    narration: list[str] | None
+    setup: dict[str, Any]
+    view_rngs: list[tuple[Any, ...]]
+
+
 class _Snapshot:
     """A segment's start: the state, the RNG's state and how many events had been told."""
 
@@ -141,6 +161,7 @@ class Game:
         constraints.check(box, self.t, n, self.options)
         self.rules = box.board.rules
         self.n = n
+        self._turns_per_round = 3 * self.rules.cards_per_suit_per_round * n
         self.seed = seed
         self.strategies = list(strategies)
         self.narrating = narrate
@@ -161,6 +182,8 @@ class Game:
         self._told = 0  # events emitted since the segment began
         self._mute = 0  # events a replay must not tell again
         self.consults = 0  # strategy calls so far: a view's snapshot is good for one
+        # in a determinised fork, the answer from which its own RNG replaces the game's
+        self._reseed: tuple[int, tuple[Any, ...]] | None = None
         self.rng = random.Random(seed)
         self.state: GameState = setup.build_state(self, self.options, self.rng)
         solo = [seat for seat, s in enumerate(strategies) if isinstance(s, LiSiSeat)]
@@ -211,26 +234,35 @@ class Game:
             raise RuntimeError(f"engine offered no option for a {kind!r} decision")
         self.decisions += 1
         decision = Decision(kind, seat, options, context)
-        if self._snap is not None and self._cursor < len(self._answers):
-            answer = self._answers[self._cursor]  # a replay: the answer given before
-            self._cursor += 1
-            if not offered(answer, options):
-                raise RuntimeError(f"a replayed {kind!r} answer {answer!r} is no longer "
-                                   f"offered (seat {seat}, game seed {self.seed})")
-        else:
-            strategy = self.strategies[seat]
-            if strategy is None:
-                self._pending = decision
-                raise Paused(decision)
+        if self._snap is None:  # a plain game: the seat's strategy answers, nothing is kept
             self.consults += 1
+            strategy = self.strategies[seat]
             self._asking = decision
-            answer = strategy.choose(self.views[seat], decision)
+            answer = strategy.choose(self.views[seat], decision)  # type: ignore[union-attr]
             self._asking = None
             if not offered(answer, options):
-                raise IllegalChoice(strategy.name, decision, answer, self.seed)
-            if self._snap is not None:
+                raise IllegalChoice(strategy.name, decision, answer, self.seed)  # type: ignore[union-attr]
+        else:
+            if self._reseed is not None and self._cursor == self._reseed[0]:
+                self.rng.setstate(self._reseed[1])
+            if self._cursor < len(self._answers):
+                answer = self._answers[self._cursor]  # a replay: the answer given before
+                if not offered(answer, options):
+                    raise RuntimeError(f"a replayed {kind!r} answer {answer!r} is no longer "
+                                       f"offered (seat {seat}, game seed {self.seed})")
+            else:
+                strategy = self.strategies[seat]
+                if strategy is None:
+                    self._pending = decision
+                    raise Paused(decision)
+                self.consults += 1
+                self._asking = decision
+                answer = strategy.choose(self.views[seat], decision)
+                self._asking = None
+                if not offered(answer, options):
+                    raise IllegalChoice(strategy.name, decision, answer, self.seed)
                 self._answers.append(answer)
-                self._cursor += 1
+            self._cursor += 1
         if "decision" in self._hooks:
             self.emit("decision", {"decision": decision, "answer": answer})
         return answer
@@ -294,8 +326,9 @@ class Game:
     def _advance(self) -> None:
         """Play segments until a seat without a strategy must answer, or the game ends."""
         state = self.state
+        keep = self.forkable or None in self.strategies
         while state.stage != Stage.OVER:
-            if self._snap is None and (self.forkable or None in self.strategies):
+            if self._snap is None and keep:
                 self._snap = _Snapshot(state.copy(), self.rng.getstate(), self.decisions)
             try:
                 self._segment(state)
@@ -303,7 +336,7 @@ class Game:
                 return
             finally:
                 state = self.state
-            self._snap = None
+            self._snap = self._reseed = None
             self._answers = []
             self._cursor = self._told = self._mute = 0
 
@@ -319,7 +352,7 @@ class Game:
             elif state.hands[seat]:
                 turn.play_turn(self, state.players[seat])
             state.step += 1
-            if state.step == 3 * self.rules.cards_per_suit_per_round * self.n:
+            if state.step == self._turns_per_round:
                 state.stage = Stage.REWARDS
         elif stage == Stage.ROUND:
             state.round += 1
@@ -370,6 +403,7 @@ class Game:
         """
         other = Game.__new__(Game)
         other.options, other.t, other.rules, other.n = self.options, self.t, self.rules, self.n
+        other._turns_per_round = self._turns_per_round
         other.seed, other.setup = self.seed, self.setup
         other.narrating, other.narration = self.narrating, None
         if self.narration is not None:
@@ -393,6 +427,7 @@ class Game:
             raise RuntimeError("this game keeps no snapshot to fork from at a question: a "
                                "strategy that forks must say so with `forks = True`")
         other._asking = None
+        other._reseed = self._reseed
         other._told, other._mute = self._told, self._mute
         other.consults = 0
         if seat is None:
@@ -410,15 +445,75 @@ class Game:
         other.forkable = True
         if other._snap is None:
             redeal(other.state, self.t, seat, other.rng)
-        else:  # redeal the segment's start, then replay what has happened since
+        else:
+            # The segment's start gets the same redeal, so that a replay reaches this state
+            # again; the replay draws the chances already drawn with the game's RNG as it was
+            # then, and the fork's own from this question on.
             start = other._snap.state.copy()
-            redeal(start, self.t, seat, other.rng)
-            other._snap = _Snapshot(start, other.rng.getstate(), other._snap.decisions)
-            if other._pending is not None:
-                other._pending = None
-                other._replay()
-                other._advance()
+            redeal(other.state, self.t, seat, other.rng, earlier=start)
+            other._snap = _Snapshot(start, other._snap.rng, other._snap.decisions)
+            other._reseed = (other._cursor, other.rng.getstate())
         return other
+
+    # --- saving ----------------------------------------------------------------------------
+
+    def checkpoint(self) -> Checkpoint:
+        """This game, saved where it stands (see ``Checkpoint``)."""
+        snap = self._snap
+        if self._pending is None and self._asking is None:
+            snap = None  # between segments: the state itself is the start of the next
+        elif snap is None:
+            raise RuntimeError("this game keeps no snapshot to save at a question: a "
+                               "strategy that saves or forks must say so with `forks = True`")
+        return Checkpoint(
+            seed=self.seed, options=self.options,
+            state=(snap.state if snap is not None else self.state).copy(),
+            rng=snap.rng if snap is not None else self.rng.getstate(),
+            decisions=snap.decisions if snap is not None else self.decisions,
+            answers=self._answers[:self._cursor] if snap is not None else [],
+            told=self._told if snap is not None else 0,
+            records=self.records.copy(),
+            narration=self.log[:] if self.log is not None else None,
+            setup=dict(self.setup),
+            view_rngs=[view.rng.getstate() for view in self.views],
+        )
+
+    @classmethod
+    def restore(cls, box: Box, saved: Checkpoint,
+                strategies: list[Player | LiSiSeat | None]) -> Game:
+        """Continue a saved game with these seats (the saved one's Li Si seat, if any, again).
+        """
+        game = cls.__new__(cls)
+        game.options, game.t, game.rules = saved.options, compile_tables(box), box.board.rules
+        game.n, game.seed, game.setup = len(strategies), saved.seed, dict(saved.setup)
+        game._turns_per_round = 3 * game.rules.cards_per_suit_per_round * game.n
+        game.strategies = list(strategies)
+        game.narrating = saved.narration is not None
+        game.narration = None
+        game.records = saved.records.copy()
+        game._hooks = {}
+        game.listen(game.records, RESULT_EVENTS)
+        if saved.narration is not None:
+            game.narration = Narration()
+            game.narration.lines = saved.narration[:]
+            game.listen(game.narration, ("say",))
+        game.decisions = saved.decisions
+        game.forkable = any(getattr(s, "forks", False) for s in strategies)
+        game.state = saved.state.copy()
+        game.rng = random.Random()
+        game.rng.setstate(saved.rng)
+        game.views = []
+        for seat, rng_state in enumerate(saved.view_rngs):
+            view = PlayerView(game, seat, random.Random())
+            view.rng.setstate(rng_state)
+            game.views.append(view)
+        game._pending = game._asking = None
+        game._answers, game._cursor, game.consults = saved.answers[:], 0, 0
+        game._told, game._mute = 0, saved.told
+        game._snap = game._reseed = None
+        if saved.answers or saved.told:
+            game._snap = _Snapshot(saved.state.copy(), saved.rng, saved.decisions)
+        return game
 
     # --- the end ---------------------------------------------------------------------------
 

@@ -98,6 +98,20 @@ class PlayerState:
         other.stats = dict(self.stats)
         return other
 
+    def same(self, other: PlayerState) -> bool:
+        """Equal to ``other`` in every field (a cheap test before copying again)."""
+        return (self.tokens == other.tokens and self.officials == other.officials
+                and self.workers == other.workers and self.unrest == other.unrest
+                and self.tableau == other.tableau and self.vp == other.vp
+                and self.stats == other.stats and self.large == other.large
+                and self.official_supply == other.official_supply
+                and self.alchemist_supply == other.alchemist_supply
+                and self.emperor == other.emperor and self.ship == other.ship
+                and self.entrance == other.entrance and self.soldiers == other.soldiers
+                and self.governors == other.governors and self.palaces == other.palaces
+                and self.walls == other.walls and self.master_taken == other.master_taken
+                and self.seat == other.seat and self.colour == other.colour)
+
     @property
     def vp_in_game(self) -> int:
         return sum(self.vp.values())
@@ -123,6 +137,12 @@ class WallSection:
         self.emperor_tile = emperor_tile  # index into box.emperor_tiles, or NO_ONE
         self.first_builder = NO_ONE
 
+    def same(self, other: WallSection) -> bool:
+        return (self.slots == other.slots and self.first_builder == other.first_builder
+                and self.emperor_tile == other.emperor_tile and self.site == other.site
+                and self.tiers == other.tiers and self.wall_tile == other.wall_tile
+                and self.wall_face == other.wall_face)
+
     def copy(self) -> WallSection:
         other = WallSection.__new__(WallSection)
         other.site = self.site
@@ -147,6 +167,11 @@ class MausoleumSpot:
         self.tile = tile  # index into box.mausoleum_tiles
         self.condition = condition  # the tile's condition, kept here for the hot path
         self.slots = [NO_ONE] * n_slots
+
+    def same(self, other: MausoleumSpot) -> bool:
+        return (self.slots == other.slots and self.tile == other.tile
+                and self.binding == other.binding and self.where == other.where
+                and self.condition == other.condition)
 
     def copy(self) -> MausoleumSpot:
         other = MausoleumSpot.__new__(MausoleumSpot)

@@ -50,7 +50,7 @@ class PlayerView:
     def _table(self) -> GameState:
         game = self._game()
         if self._seen_at != game.consults:
-            self._seen = seat_copy(game.state, self.seat)
+            self._seen = seat_copy(game.state, self.seat, self._seen)
             self._seen_at = game.consults
         return self._seen  # type: ignore[return-value]
 

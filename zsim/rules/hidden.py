@@ -15,44 +15,87 @@ from zsim.rules.tables import Tables
 from zsim.state import GameState
 
 
-def seat_copy(state: GameState, seat: int) -> GameState:
+def seat_copy(state: GameState, seat: int, previous: GameState | None = None) -> GameState:
     """A copy of the state as ``seat`` sees it: the hidden cards are left out (the other hands
     and the decks are empty lists, Li Si's action deck too); their counts are public and shown
-    by the view (``hand_backs``, ``deck_sizes``)."""
-    other = state.copy()
-    for s in range(state.n):
-        if s != seat:
-            other.hands[s] = []
+    by the view (``hand_backs``, ``deck_sizes``).
+
+    ``previous``, the copy this seat was given last, lends the new copy its player boards,
+    Wall sections and Mausoleum spots that still equal the game's: most do between two
+    questions, and testing is cheaper than copying. Whatever a strategy did to its copy, a
+    part that differs from the game is copied afresh.
+    """
+    other = GameState.__new__(GameState)
+    other.n = state.n
+    other.round = state.round
+    other.stage = state.stage
+    other.step = state.step
+    if previous is None:
+        other.players = [p.copy() for p in state.players]
+        other.walls = [w.copy() for w in state.walls]
+        other.mausoleum = [m.copy() for m in state.mausoleum]
+    else:
+        other.players = [old if old.same(p) else p.copy()
+                         for p, old in zip(state.players, previous.players, strict=True)]
+        other.walls = [old if old.same(w) else w.copy()
+                       for w, old in zip(state.walls, previous.walls, strict=True)]
+        other.mausoleum = [old if old.same(m) else m.copy()
+                           for m, old in zip(state.mausoleum, previous.mausoleum, strict=True)]
+    other.hands = [hand[:] if s == seat else [] for s, hand in enumerate(state.hands)]
     other.decks = [[], [], []]
-    if other.lisi is not None:
+    other.supply = state.supply[:]
+    other.large_on_board = state.large_on_board[:]
+    other.court = state.court[:]
+    other.discard = state.discard[:]
+    other.court_free = state.court_free
+    other.palace_tiles = [r[:] for r in state.palace_tiles]
+    other.palace_count = [r[:] for r in state.palace_count]
+    other.governor_slots = [[s[:] for s in r] for r in state.governor_slots]
+    other.governor_count = [r[:] for r in state.governor_count]
+    other.master_available = state.master_available[:]
+    other.turn_order = state.turn_order[:]
+    other.marker_column = state.marker_column[:]
+    other.reward_board = state.reward_board
+    other.lisi = None
+    if state.lisi is not None:
+        other.lisi = state.lisi.copy()
         other.lisi.deck = []
     return other
 
 
-def redeal(state: GameState, t: Tables, seat: int, rng: random.Random) -> None:
+def redeal(state: GameState, t: Tables, seat: int, rng: random.Random,
+           earlier: GameState | None = None) -> None:
     """Redeal, in place and with ``rng``, every card ``seat`` cannot see, consistently with
-    what it can: each other hand keeps its number of cards of each suit, each deck its size,
-    and Li Si's action deck its cards, in a new order."""
+    what it can: each hidden card is swapped for one of the same suit drawn at random from all
+    the hidden cards, so every hand keeps its number of cards of each suit and every deck its
+    size; Li Si's action deck is put in a new order.
+
+    ``earlier`` is the same game at an earlier moment of the segment under way (the start a
+    replay plays from): the same swap is applied to it, so that replaying it reaches ``state``
+    again. A card seen since then (one Li Si has tucked, say) was not hidden any more and is
+    not swapped.
+    """
     card_type = t.card_type
     lisi_seat = state.lisi.seat if state.lisi is not None else -1
-    others = [s for s in range(state.n) if s != seat]
-    for suit, deck in enumerate(state.decks):
-        pool = deck[:]
-        wanted = []
-        for s in others:
-            held = [c for c in state.hands[s] if card_type[c] == suit]
-            pool += held
-            wanted.append(len(held))
-        rng.shuffle(pool)
-        for s, k in zip(others, wanted, strict=True):
-            hand = state.hands[s]
-            hand[:] = [c for c in hand if card_type[c] != suit] + pool[len(pool) - k:]
-            del pool[len(pool) - k:]
-        deck[:] = pool
-    for s in others:
-        if s == lisi_seat:
-            rng.shuffle(state.hands[s])
-        else:
-            state.hands[s].sort()
+    places = [*state.decks, *(state.hands[s] for s in range(state.n) if s != seat)]
+    swap: dict[int, int] = {}
+    for suit in range(3):
+        cards = [c for place in places for c in place if card_type[c] == suit]
+        drawn = cards[:]
+        rng.shuffle(drawn)
+        swap.update(zip(cards, drawn, strict=True))
+    for board in (state, earlier) if earlier is not None else (state,):
+        for place in (*board.decks, *board.hands):
+            place[:] = [swap.get(c, c) for c in place]
+        for s in range(board.n):
+            if s != lisi_seat:
+                board.hands[s].sort()
     if state.lisi is not None and seat != lisi_seat:
-        rng.shuffle(state.lisi.deck)
+        deck = state.lisi.deck
+        order = deck[:]
+        rng.shuffle(order)
+        if earlier is not None and earlier.lisi is not None:
+            before = earlier.lisi.deck
+            if before[:len(deck)] == deck:
+                before[:len(deck)] = order
+        deck[:] = order

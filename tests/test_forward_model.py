@@ -1,0 +1,224 @@
+"""The forward model: stepping a game from outside, forking it at any question, determinising
+a fork for one seat, and saving a game to continue it later."""
+
+from __future__ import annotations
+
+import pickle
+import random
+import re
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from strategies.base import Strategy
+from strategies.random_bot import RandomStrategy
+from strategies.registry import resolve
+from zsim.components import Box
+from zsim.decisions import Decision, IllegalChoice
+from zsim.game import Game, GameResult
+from zsim.options import GameOptions
+from zsim.rules.lisi import LiSiSeat
+from zsim.view import PlayerView
+
+LINEUPS = {
+    "2 random": ["random", "random"],
+    "3 mixed": ["greedy", "random", "builder"],
+    "4 heuristic": ["greedy", "builder", "governor", "alchemist"],
+    "solo": ["greedy", "lisi-2"],
+}
+
+
+class Answers:
+    """Listens to a game and keeps every answer given, in order."""
+
+    def __init__(self) -> None:
+        self.given: list[tuple[int, str, Any]] = []
+
+    def event(self, game: Game, kind: str, data: dict[str, Any]) -> None:
+        decision = data["decision"]
+        self.given.append((decision.seat, decision.kind, data["answer"]))
+
+
+def seats(names: list[str]) -> list[Any]:
+    return [resolve(name) for name in names]
+
+
+def outcome(result: GameResult) -> tuple:
+    """All a game produced; narration with the players named by colour only (the seats'
+    strategy names differ between the ways of playing compared)."""
+    log = [re.sub(r"\b(\w+) \([^)]*\)", r"\1", line) for line in result.log or ()]
+    return (result.scores, result.decisions, result.walls, result.rewards, result.abilities,
+            result.tiles, result.start_tiles, log)
+
+
+def played(box: Box, names: list[str], seed: int) -> tuple[GameResult, list]:
+    game = Game(box, seats(names), seed, narrate=True)
+    answers = Answers()
+    game.listen(answers, ("decision",))
+    return game.play(), answers.given
+
+
+def outside(names: list[str]) -> list[Any]:
+    """Li Si stays in his seat; every other seat is answered from outside."""
+    return [s if isinstance(s, LiSiSeat) else None for s in seats(names)]
+
+
+@pytest.mark.parametrize("lineup", LINEUPS)
+def test_answering_from_outside_plays_the_same_game_as_the_strategies(box, lineup):
+    names = LINEUPS[lineup]
+    result, given = played(box, names, seed=4)
+    game = Game(box, outside(names), 4, narrate=True)
+    for seat, kind, answer in given:
+        decision = game.pending()
+        assert (decision.seat, decision.kind) == (seat, kind)
+        game.answer(answer)
+    assert game.pending() is None and game.over
+    assert outcome(game.result()) == outcome(result)
+
+
+def test_every_fork_continues_exactly_as_its_game(box):
+    names = LINEUPS["3 mixed"]
+    result, given = played(box, names, seed=7)
+    game = Game(box, outside(names), 7, narrate=True)
+    forks: list[tuple[int, Game]] = []
+    picks = set(random.Random(1).sample(range(len(given)), 12)) | {0, len(given) - 1}
+    for i, (_, _, answer) in enumerate(given):
+        if i in picks:
+            fork = game.fork()
+            # playing a fork on its own, another way, does not touch its game
+            scratch = fork.fork()
+            scratch.play([RandomStrategy()] * 3)
+            forks.append((i, fork))
+        game.answer(answer)
+    assert outcome(game.result()) == outcome(result)
+    for i, fork in forks:
+        for _, _, answer in given[i:]:
+            fork.answer(answer)
+        assert outcome(fork.result()) == outcome(result), f"fork at answer {i}"
+
+
+class Searcher(Strategy):
+    """Forks at each turn, plays every fork out at random, then answers as ``inner`` would."""
+
+    name = "searcher"
+    forks = True
+
+    def __init__(self, inner: Strategy) -> None:
+        self.inner = inner
+        self.forked = 0
+
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        if decision.kind == "turn":
+            fork = view.fork(random.Random(self.forked))
+            assert fork.pending().options == decision.options
+            fork.play([RandomStrategy()] * view.n_players)
+            self.forked += 1
+        return self.inner.choose(view, decision)
+
+
+def test_a_strategy_that_searches_its_forks_leaves_its_game_as_it_was(box):
+    searcher = Searcher(resolve("greedy"))
+    alone, _ = played(box, ["greedy", "builder", "random"], seed=3)
+    game = Game(box, [searcher, resolve("builder"), resolve("random")], 3, narrate=True)
+    searched = game.play()
+    assert searcher.forked >= 15  # a fork at each of its turns (fewer with one option)
+    assert outcome(searched) == outcome(alone)
+
+
+def paused_at_turn(box: Box, names: list[str], seed: int, turns: int) -> Game:
+    """A game answered from outside (first options), paused at a later turn question."""
+    game = Game(box, outside(names), seed)
+    seen = 0
+    while True:
+        decision = game.pending()
+        if decision.kind == "turn":
+            seen += 1
+            if seen == turns:
+                return game
+        game.answer(decision.options[-1])
+
+
+def hidden(game: Game, seat: int) -> Counter:
+    state = game.state
+    cards = Counter(c for deck in state.decks for c in deck)
+    cards.update(c for s, hand in enumerate(state.hands) if s != seat for c in hand)
+    return cards
+
+
+@pytest.mark.parametrize("lineup", ["4 heuristic", "solo"])
+def test_a_determinised_fork_redeals_only_what_the_seat_cannot_see(box, lineup):
+    game = paused_at_turn(box, LINEUPS[lineup], seed=2, turns=9)
+    seat = game.pending().seat
+    rng_before = game.rng.getstate()
+    state_before = pickle.dumps(game.state)
+    fork = game.fork(seat, random.Random(5))
+    assert game.rng.getstate() == rng_before and pickle.dumps(game.state) == state_before
+    assert fork.pending().options == game.pending().options
+    assert fork.state.hands[seat] == game.state.hands[seat]
+    assert hidden(fork, seat) == hidden(game, seat)
+    card_type = game.t.card_type
+    for s in range(game.n):
+        backs = [Counter(card_type[c] for c in g.state.hands[s]) for g in (game, fork)]
+        assert backs[0] == backs[1]
+    assert [len(d) for d in fork.state.decks] == [len(d) for d in game.state.decks]
+    redealt = [fork.state.decks, fork.state.hands]
+    assert redealt != [game.state.decks, game.state.hands]
+    assert all(s is None for s in fork.strategies)  # no other seat's strategy comes along
+    again = game.fork(seat, random.Random(5))
+    assert [again.state.decks, again.state.hands] == redealt  # the fork's RNG decides it all
+    if game.state.lisi is not None:
+        assert sorted(fork.state.lisi.deck) == sorted(game.state.lisi.deck)
+
+
+def test_a_determinised_fork_at_a_sub_question_replays_its_turn(box):
+    game = Game(box, outside(LINEUPS["4 heuristic"]), 8)
+    while not (game.pending().kind != "turn" and game._answers):
+        game.answer(game.pending().options[0])
+    decision = game.pending()
+    fork = game.fork(decision.seat, random.Random(3))
+    assert (fork.pending().kind, fork.pending().options) == (decision.kind, decision.options)
+    fork.play([RandomStrategy()] * 4)
+    assert fork.over and not game.over
+
+
+def test_stepping_refuses_what_was_not_offered_and_the_end(box):
+    game = Game(box, [None, None], 1)
+    decision = game.pending()
+    with pytest.raises(IllegalChoice, match="the caller"):
+        game.answer(("nonsense",))
+    assert game.pending() is decision
+    game.play([RandomStrategy(), RandomStrategy()])
+    assert game.pending() is None
+    with pytest.raises(RuntimeError, match="over"):
+        game.answer(0)
+
+
+def test_a_seat_left_without_a_strategy_is_named(box):
+    game = Game(box, [RandomStrategy(), None], 1)
+    with pytest.raises(RuntimeError, match="seat 1 has no strategy"):
+        game.play()
+
+
+def test_a_fork_at_a_question_needs_a_strategy_that_says_it_forks(box):
+    class Sneaky(RandomStrategy):
+        def choose(self, view: PlayerView, decision: Decision) -> Any:
+            view.fork()
+            return super().choose(view, decision)
+
+    with pytest.raises(RuntimeError, match="forks = True"):
+        Game(box, [Sneaky(), RandomStrategy()], 1).play()
+
+
+def test_a_game_saved_at_a_question_continues_from_its_checkpoint(box):
+    names = LINEUPS["4 heuristic"]
+    result, given = played(box, names, seed=5)
+    game = Game(box, outside(names), 5, GameOptions(), narrate=True)
+    for _, _, answer in given[:150]:
+        game.answer(answer)
+    saved = pickle.dumps(game.checkpoint())
+    restored = Game.restore(box, pickle.loads(saved), outside(names))
+    assert restored.pending().options == game.pending().options
+    for _, _, answer in given[150:]:
+        restored.answer(answer)
+    assert outcome(restored.result()) == outcome(result)
