@@ -20,7 +20,7 @@ from reports.common import STYLE, forest, forest_height, new_figure
 from reports.model import Comparison, Figure, Note, Section, Table
 from zsim.compare import variance_reduction
 from zsim.effects import ALL_PLAYERS
-from zsim.rules.constraints import KINDS
+from zsim.options import KINDS
 from zsim.runner.experiment import Experiment
 
 COLUMNS = 3

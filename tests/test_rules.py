@@ -137,7 +137,7 @@ def test_palace_with_the_last_large_token_gone_and_no_tile_left(make_game):
     p = g.state.players[0]
     g.state.large_on_board = [0, 0, 0]
     g.state.palace_tiles[CHU] = []
-    pieces.build_palace(g, p, CHU, large_token=True)
+    effects.build_palace(g, p, CHU, large_token=True)
     assert p.large == [0, 0, 0]
     assert p.vp == {"vp_palaces": g.rules.palace_vp}
 
@@ -149,9 +149,9 @@ def test_unrest_palace_tile_cannot_be_taken_at_unrest_three(make_game, box):
                        if t.ability == "palace_unrest_vp_cards")
     g.state.palace_tiles[CHU] = [unrest_tile]
     p.unrest[CHU] = 3
-    assert pieces.palace_tile_options(g, p, CHU) == []
+    assert effects.palace_tile_options(g, p, CHU) == []
     p.unrest[CHU] = 2
-    assert pieces.palace_tile_options(g, p, CHU) == [unrest_tile]
+    assert effects.palace_tile_options(g, p, CHU) == [unrest_tile]
 
 
 def test_governor_needs_one_official_of_each_type_and_resets_unrest(make_game):
@@ -178,9 +178,9 @@ def test_governor_bonus_slot_is_taken_once_then_only_the_area_remains(make_game)
     a, b = g.state.players
     (slot,) = g.state.governor_slots[YAN]  # one bonus slot per region with 2 players
     g.strategies[0].script("governor_slot", 0)
-    pieces.install_governor(g, a, YAN)
+    effects.install_governor(g, a, YAN)
     assert slot[1] == 0
-    pieces.install_governor(g, b, YAN)  # the only option left is the area: not even asked
+    effects.install_governor(g, b, YAN)  # the only option left is the area: not even asked
     assert not g.strategies[1].offered("governor_slot")
     assert g.state.governor_count[YAN] == [1, 1]
 
@@ -389,7 +389,7 @@ def test_a_governor_bonus_at_the_end_of_the_route_takes_the_other_side(make_game
     g.state.palace_count[WEI][0] = 1
     p.ship = len(g.t.box.board.elixir.vp) - 1
     g.strategies[0].script("governor_slot", 0).script("bonus", 1)
-    pieces.install_governor(g, p, CHU)
+    effects.install_governor(g, p, CHU)
     assert p.vp.get("vp_governor_tiles") == 1
 
 
@@ -399,7 +399,7 @@ def test_a_governor_bonus_cannot_be_skipped(make_game):
     p = g.state.players[0]
     g.state.governor_slots[CHU] = [[_governor_tile(g, "gov_calm_two_or_vp_alchemists"), NO_ONE]]
     g.strategies[0].script("governor_slot", 0)
-    pieces.install_governor(g, p, CHU)
+    effects.install_governor(g, p, CHU)
     assert g.strategies[0].offered("bonus") == [[0, 1]]
 
 

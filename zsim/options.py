@@ -6,6 +6,20 @@ from dataclasses import dataclass, fields, replace
 
 SETUP_PREFIX = "setup."  # keys of setup constraints: setup.force.KIND, setup.exclude.KIND
 
+#: The component kinds a constraint can name, and what one of them is called.
+KINDS = {
+    "board": "Unification board",
+    "wall_tiles": "Wall tile",
+    "palace_tiles": "Palace tile",
+    "governor_tiles": "Governor tile",
+    "emperor_tiles": "Emperor tile",
+    "starting_tiles": "Starting tile",
+    "master_alchemists": "Master Alchemist",
+    "mausoleum_layout": "Mausoleum layout (spot:condition)",
+    "colours": "colour (and its Alchemist set)",
+}
+MODES = ("force", "exclude")
+
 
 class OptionError(ValueError):
     """A variant key or value that does not exist."""
@@ -38,8 +52,6 @@ class GameOptions:
             if not sep:
                 raise OptionError(f"variant {pair!r} is not KEY=VALUE")
             if key.startswith(SETUP_PREFIX):
-                from zsim.rules.constraints import parse_key
-
                 mode, kind, ids = parse_key(key, value)
                 constraints[mode, kind] = ids
                 changes["setup"] = tuple((m, k, i) for (m, k), i in sorted(constraints.items()))
@@ -62,3 +74,17 @@ def _parse(key: str, value: str) -> object:
     if key == "mausoleum" and value not in ("basic", "advanced"):
         raise OptionError(f"variant mausoleum={value!r}: expected basic or advanced")
     return value
+
+
+def parse_key(key: str, value: str) -> tuple[str, str, tuple[str, ...]]:
+    """``setup.MODE.KIND`` and a comma-separated list of ids, checked for form only."""
+    parts = key.split(".")
+    if len(parts) != 3 or parts[1] not in MODES:
+        raise OptionError(f"variant {key!r}: expected setup.force.KIND or setup.exclude.KIND")
+    if parts[2] not in KINDS:
+        raise OptionError(f"variant {key}: unknown component kind {parts[2]!r}; known: "
+                          f"{', '.join(KINDS)}")
+    ids = tuple(dict.fromkeys(v.strip() for v in value.split(",") if v.strip()))
+    if not ids:
+        raise OptionError(f"variant {key}: no component id given")
+    return parts[1], parts[2], ids

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from zsim.rules.lisi import LiSi
+    from zsim.components.schema import LiSiCard
 
 NO_ONE = -1
 
@@ -180,6 +180,31 @@ class MausoleumSpot:
         other.tile = self.tile
         other.condition = self.condition
         other.slots = self.slots[:]
+        return other
+
+
+class LiSi:
+    """Li Si's own state besides his pieces (solo mode): his action deck and the Palace tiles
+    he keeps (``zsim.rules.lisi`` plays him)."""
+
+    __slots__ = ("card", "deck", "discard", "palace_tiles", "removed", "seat")
+
+    def __init__(self, seat: int, card: LiSiCard) -> None:
+        self.seat = seat
+        self.card = card
+        self.deck: list[int] = list(card.actions)  # draw from the end
+        self.discard: list[int] = []
+        self.removed: list[int] = []  # one-time cards already played
+        self.palace_tiles: list[tuple[int, int]] = []  # (region, Palace tile kind) on his board
+
+    def copy(self) -> LiSi:
+        other = LiSi.__new__(LiSi)
+        other.seat = self.seat
+        other.card = self.card
+        other.deck = self.deck[:]
+        other.discard = self.discard[:]
+        other.removed = self.removed[:]
+        other.palace_tiles = self.palace_tiles[:]
         return other
 
 

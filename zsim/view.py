@@ -16,22 +16,32 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
+from zsim.decisions import Table
 from zsim.rules import effects, mausoleum, turn
 from zsim.rules.hidden import seat_copy
 from zsim.rules.tables import Tables
 from zsim.state import GameState, MausoleumSpot, PlayerState, WallSection
 
-if TYPE_CHECKING:
-    from zsim.game import Game
+
+class Host(Table, Protocol):
+    """What a view needs of its game (``zsim.game.Game``; the engine imports the view, not
+    the other way round)."""
+
+    consults: int  # strategy calls so far: the view's copy of the table is made once per call
+
+    @property
+    def log(self) -> list[str] | None: ...
+
+    def fork(self, seat: int | None = None, rng: random.Random | None = None) -> Any: ...
 
 
 class PlayerView:
     __slots__ = ("_game", "_seen", "_seen_at", "memo", "rng", "seat")
 
-    def __init__(self, game: Game, seat: int, rng: random.Random) -> None:
-        self._game: Callable[[], Game] = lambda: game
+    def __init__(self, game: Host, seat: int, rng: random.Random) -> None:
+        self._game: Callable[[], Host] = lambda: game
         self.seat = seat
         self.rng = rng  # the strategy's own seeded RNG for this game
         # The seat's strategy may keep per-game memory here: a strategy instance plays many
@@ -40,7 +50,7 @@ class PlayerView:
         self._seen: GameState | None = None  # this decision's copy of the table
         self._seen_at = -1  # the game's strategy call it was made for
 
-    def copy_for(self, game: Game) -> PlayerView:
+    def copy_for(self, game: Host) -> PlayerView:
         """This seat's view in a fork of the game: the same RNG state and memory, copied."""
         other = PlayerView(game, self.seat, random.Random())
         other.rng.setstate(self.rng.getstate())
@@ -54,7 +64,7 @@ class PlayerView:
             self._seen_at = game.consults
         return self._seen  # type: ignore[return-value]
 
-    def fork(self, rng: random.Random | None = None) -> Game:
+    def fork(self, rng: random.Random | None = None) -> Any:
         """A copy of the game at this decision for this seat to search: every card it cannot
         see redealt at random (from ``rng``, by default one drawn from the view's RNG), every
         seat answered by the caller (``pending`` / ``answer`` / ``play``). The strategy must

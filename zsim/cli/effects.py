@@ -8,8 +8,7 @@ import click
 import pandas as pd
 
 from zsim.cli.batches import run_options, run_players
-from zsim.options import OptionError
-from zsim.rules.constraints import KINDS
+from zsim.options import KINDS, OptionError
 from zsim.runner.experiment import Experiment, ExperimentError
 from zsim.whatif import base_experiment
 

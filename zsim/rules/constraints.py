@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from zsim.components.schema import COLOURS
-from zsim.options import OptionError
+from zsim.options import KINDS, OptionError
 
 if TYPE_CHECKING:
     from zsim.components import Box
@@ -27,34 +27,7 @@ if TYPE_CHECKING:
     from zsim.rules.tables import Tables
     from zsim.state import MausoleumSpot
 
-#: The component kinds a constraint can name, and what one of them is called.
-KINDS = {
-    "board": "Unification board",
-    "wall_tiles": "Wall tile",
-    "palace_tiles": "Palace tile",
-    "governor_tiles": "Governor tile",
-    "emperor_tiles": "Emperor tile",
-    "starting_tiles": "Starting tile",
-    "master_alchemists": "Master Alchemist",
-    "mausoleum_layout": "Mausoleum layout (spot:condition)",
-    "colours": "colour (and its Alchemist set)",
-}
-MODES = ("force", "exclude")
 BLANK_GOVERNOR = "gov_blank"
-
-
-def parse_key(key: str, value: str) -> tuple[str, str, tuple[str, ...]]:
-    """``setup.MODE.KIND`` and a comma-separated list of ids, checked for form only."""
-    parts = key.split(".")
-    if len(parts) != 3 or parts[1] not in MODES:
-        raise OptionError(f"variant {key!r}: expected setup.force.KIND or setup.exclude.KIND")
-    if parts[2] not in KINDS:
-        raise OptionError(f"variant {key}: unknown component kind {parts[2]!r}; known: "
-                          f"{', '.join(KINDS)}")
-    ids = tuple(dict.fromkeys(v.strip() for v in value.split(",") if v.strip()))
-    if not ids:
-        raise OptionError(f"variant {key}: no component id given")
-    return parts[1], parts[2], ids
 
 
 def ids_of(options: GameOptions, mode: str, kind: str) -> frozenset[str]:

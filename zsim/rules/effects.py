@@ -332,14 +332,14 @@ def install_governor_free(g: Table, p: PlayerState, e: Any, ctx: Context) -> Non
         return
     regions = ALL_REGIONS if e.regions == "any" else tuple(REGION_INDEX[r] for r in e.regions)
     region = g.ask(p.seat, "governor", list(regions), {"free": True})
-    pieces.install_governor(g, p, region)
+    install_governor(g, p, region)
 
 
 def build_palace_free(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
     if not p.palaces:
         return
     region = g.ask(p.seat, "palace", list(ALL_REGIONS), {"free": True})
-    pieces.build_palace(g, p, region, e.large_token)
+    build_palace(g, p, region, e.large_token)
 
 
 def build_wall_free(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
@@ -369,3 +369,69 @@ EFFECTS: dict[str, Callable[[Table, PlayerState, Any, Context], None]] = {
     "build_palace_free": build_palace_free,
     "build_wall_free": build_wall_free,
 }
+
+
+# --- verbs that place a piece and resolve the ability of the tile it takes ------------------
+
+
+def palace_tile_options(g: Table, p: PlayerState, region: int) -> list[int]:
+    """Palace tile kinds in the region that the player may take (a tile's Unrest cost must fit)."""
+    abilities = g.t.box.abilities
+    tiles = g.t.box.palace_tiles
+    return [
+        kind for kind in dict.fromkeys(g.state.palace_tiles[region])
+        if costs_payable(g, p, abilities[tiles[kind].ability].options[0], region)
+    ]
+
+
+def build_palace(g: Table, p: PlayerState, region: int, large_token: bool) -> None:
+    """Place a Palace, score base VP, take a Palace tile (scored at once) and a large token."""
+    pieces.place_palace(g, p, region)
+    state = g.state
+    tiles = palace_tile_options(g, p, region)
+    if tiles:
+        kind = g.ask(p.seat, "palace_tile", tiles, {"region": region})
+        state.palace_tiles[region].remove(kind)
+        g.emit("tile", {"seat": p.seat, "kind": "palace", "index": kind, "region": region})
+        tile = g.t.box.palace_tiles[kind]
+        if g.narrating:
+            g.say(f"  takes Palace tile {tile.id}")
+        steps = g.t.box.abilities[tile.ability].options[0]
+        resolve_steps(g, p, steps, Context(region, 0, NO_ONE, "vp_palace_tiles"))
+    if large_token:
+        suits = [s for s in range(3) if state.large_on_board[s]]
+        if suits:
+            pieces.take_large_token(g, p, g.ask(p.seat, "large_token", suits))
+
+
+def install_governor(g: Table, p: PlayerState, region: int) -> None:
+    """Place a Governor (bonus slot or plain area), receive the slot's bonus, then calm the
+    region. A player who wants no bonus chooses the area."""
+    pieces.place_governor(g, p, region)
+    slots = g.state.governor_slots[region]
+    options: list = [i for i, (_, holder) in enumerate(slots) if holder == NO_ONE]
+    options.append("area")
+    choice = g.ask(p.seat, "governor_slot", options, {"region": region})
+    if g.narrating:
+        where = "the Governor area" if choice == "area" else f"bonus slot {choice + 1}"
+        g.say(f"  installs a Governor in {REGION_NAMES[region]} ({where})")
+    if choice != "area":
+        pieces.take_governor_slot(g, p, region, choice)
+        ability_id = g.t.box.governor_tiles[slots[choice][0]].ability
+        if ability_id is not None:
+            governor_bonus(g, p, region, ability_id)
+    p.unrest[region] = 0
+
+
+def governor_bonus(g: Table, p: PlayerState, region: int, ability_id: str) -> None:
+    """A bonus space's bonus is not optional: the owner picks a side that may be chosen now
+    (the other one when, say, the Ship can move no more) and it resolves as far as it can."""
+    ability = g.t.box.abilities[ability_id]
+    ctx = Context(region, 0, NO_ONE, "vp_governor_tiles")
+    picks = feasible_options(g, p, ability, ctx, full=False)
+    if not picks:
+        return
+    pick = g.ask(p.seat, "bonus", picks, {"ability": ability_id})
+    if g.narrating:
+        g.say(f"  Governor bonus: {ability.text}")
+    resolve_steps(g, p, ability.options[pick], ctx)

@@ -13,18 +13,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from zsim.components.schema import LiSiAction, LiSiCard, ScoringCard
+from zsim.components.schema import LiSiAction, ScoringCard
 from zsim.rules import effects, mausoleum, pieces
 from zsim.rules.common import (
-    CARD_COUNTERS,
     REGION_NAMES,
     SUIT_NAMES,
-    add_vp,
     count,
     gain_small_tokens,
 )
 from zsim.rules.tables import REGION_INDEX, SUIT_INDEX
-from zsim.state import NO_ONE, PlayerState
+from zsim.state import NO_ONE, LiSi, PlayerState
 
 if TYPE_CHECKING:
     from zsim.decisions import Table
@@ -42,30 +40,6 @@ class LiSiSeat:
 
     def __post_init__(self) -> None:
         self.name = self.name or f"lisi-{self.level}"
-
-
-class LiSi:
-    """Li Si's own state besides his pieces: his action deck and the Palace tiles he keeps."""
-
-    __slots__ = ("card", "deck", "discard", "palace_tiles", "removed", "seat")
-
-    def __init__(self, seat: int, card: LiSiCard) -> None:
-        self.seat = seat
-        self.card = card
-        self.deck: list[int] = list(card.actions)  # draw from the end
-        self.discard: list[int] = []
-        self.removed: list[int] = []  # one-time cards already played
-        self.palace_tiles: list[tuple[int, int]] = []  # (region, Palace tile kind) on his board
-
-    def copy(self) -> LiSi:
-        other = LiSi.__new__(LiSi)
-        other.seat = self.seat
-        other.card = self.card
-        other.deck = self.deck[:]
-        other.discard = self.discard[:]
-        other.removed = self.removed[:]
-        other.palace_tiles = self.palace_tiles[:]
-        return other
 
 
 # --- setup and the round ----------------------------------------------------------------------
@@ -137,16 +111,11 @@ def unification(g: Table, p: PlayerState, card: LiSiAction) -> None:
     number = deck.pop()
     room = [r for r in range(min(state.round, 5))
             if len(p.tableau[r]) < rules.region_card_limit]
-    if room:
-        region = room[0]
-        slot = len(p.tableau[region])
-        p.tableau[region].append(number)
-        suit = g.t.card_type[number]
-        got = gain_small_tokens(g, p, suit, rules.tokens_per_slot[slot])
-        count(p, CARD_COUNTERS[suit])
+    if room:  # he takes no Unrest
+        got = pieces.tuck_card(g, p, number, room[0], unrest=False)
         if g.narrating:
-            g.say(f"  tucks {g.t.card_name[number]} in {REGION_NAMES[region]}: "
-                  f"+{got} {SUIT_NAMES[suit]} token(s)")
+            g.say(f"  tucks {g.t.card_name[number]} in {REGION_NAMES[room[0]]}: "
+                  f"+{got} {SUIT_NAMES[g.t.card_type[number]]} token(s)")
     else:
         state.court.append(number)
         state.court_free = False
@@ -169,22 +138,14 @@ def elixir(g: Table, p: PlayerState, card: LiSiAction) -> None:
     for space in range(start + 1, p.ship + 1):
         if space == route.master_alchemist_space and not p.master_taken \
                 and g.state.master_available:
-            master = g.rng.choice(g.state.master_available)
-            g.state.master_available.remove(master)
-            p.alchemist_supply.append(master)
-            p.master_taken = True
+            pieces.gain_master(g, p, g.rng.choice(g.state.master_available))
         if space not in route.elixir_spaces:
             continue
         room = len(p.tableau[region]) < g.rules.region_card_limit
         if unlock_only or not p.alchemist_supply or not room:
             pieces.unlock_soldiers(g, p, 1)
         else:
-            alchemist = g.rng.choice(p.alchemist_supply)
-            p.alchemist_supply.remove(alchemist)
-            p.tableau[region].append(alchemist)
-            count(p, "n_alchemist_cards_placed")
-            if g.narrating:
-                g.say(f"  places {g.t.card_name[alchemist]} in {REGION_NAMES[region]}")
+            pieces.place_alchemist_card(g, p, g.rng.choice(p.alchemist_supply), region)
 
 
 def governor(g: Table, p: PlayerState, card: LiSiAction) -> None:
@@ -208,12 +169,8 @@ def governor(g: Table, p: PlayerState, card: LiSiAction) -> None:
     placed = min(wanted, p.governors)
     for k in range(placed):
         if k < len(chosen):
-            slots[chosen[k]][1] = p.seat
-            g.emit("tile", {"seat": p.seat, "kind": "governor",
-                             "index": slots[chosen[k]][0], "region": target})
-        p.governors -= 1
-        state.governor_count[target][p.seat] += 1
-        count(p, "n_governors")
+            pieces.take_governor_slot(g, p, target, chosen[k])
+        pieces.place_governor(g, p, target)
     if g.narrating:
         g.say(f"  installs {placed} Governor(s) in {REGION_NAMES[target]}")
 
@@ -230,21 +187,15 @@ def palace(g: Table, p: PlayerState, card: LiSiAction) -> None:
     if target is None:
         return
     state = g.state
-    p.palaces -= 1
-    state.palace_count[target][p.seat] += 1
-    count(p, "n_palaces")
-    add_vp(g, p, "vp_palaces", g.rules.palace_vp)
-    for suit in (SUIT_INDEX[s] for s in card.tokens):
-        if state.large_on_board[suit]:
-            state.large_on_board[suit] -= 1
-            p.large[suit] += 1
-            break
+    pieces.place_palace(g, p, target)
+    suit = next((s for s in (SUIT_INDEX[t] for t in card.tokens) if state.large_on_board[s]),
+                None)
+    if suit is not None:
+        pieces.take_large_token(g, p, suit)
     if card.take_tile and state.palace_tiles[target]:
-        g.state.lisi.palace_tiles.append((target, state.palace_tiles[target].pop(0)))
-        g.emit("tile", {"seat": p.seat, "kind": "palace",
-                         "index": g.state.lisi.palace_tiles[-1][1], "region": target})
-    if g.narrating:
-        g.say(f"  builds a Palace in {REGION_NAMES[target]} (+{g.rules.palace_vp} VP)")
+        kind = state.palace_tiles[target].pop(0)
+        state.lisi.palace_tiles.append((target, kind))
+        g.emit("tile", {"seat": p.seat, "kind": "palace", "index": kind, "region": target})
 
 
 def wall(g: Table, p: PlayerState, card: LiSiAction) -> None:
@@ -266,18 +217,12 @@ def wall(g: Table, p: PlayerState, card: LiSiAction) -> None:
         slots = range(len(section.slots))
         ordered = reversed(slots) if card.pattern == "right_emperor" else slots
         slot = next(i for i in ordered if section.slots[i] == NO_ONE)
-        if all(h == NO_ONE for h in section.slots):
-            section.first_builder = p.seat
-        section.slots[slot] = p.seat
-        p.walls -= 1
-        count(p, "n_walls")
+        pieces.place_wall(g, p, s, slot)
         if card.pattern != "left" and section.emperor_tile != NO_ONE:
-            g.emit("tile", {"seat": p.seat, "kind": "emperor",
-                             "index": section.emperor_tile, "section": s})
+            g.emit("tile", {"seat": p.seat, "kind": "emperor", "index": section.emperor_tile,
+                            "section": s})
             section.emperor_tile = NO_ONE  # taken out of play
             count(p, "n_emperor_tiles")
-        if g.narrating:
-            g.say(f"  builds a Wall in section {s + 1}, slot {slot + 1}")
         return
 
 

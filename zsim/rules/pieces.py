@@ -10,13 +10,37 @@ from collections.abc import Iterator
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from zsim.rules import effects
-from zsim.rules.common import OFFICIAL_NAMES, REGION_NAMES, SUIT_NAMES, add_vp, count
+from zsim.rules.common import (
+    CARD_COUNTERS,
+    OFFICIAL_NAMES,
+    REGION_NAMES,
+    SUIT_NAMES,
+    add_vp,
+    count,
+    gain_small_tokens,
+)
 from zsim.rules.tables import ACTION_INDEX, ADJACENT, ALCHEMIST
 from zsim.state import NO_ONE, PlayerState
 
 if TYPE_CHECKING:
     from zsim.decisions import Table
+
+# --- the tableau ---------------------------------------------------------------------------
+
+
+def tuck_card(g: Table, p: PlayerState, card: int, region: int, unrest: bool = True) -> int:
+    """Tuck a Unification card under a region: the tokens of its suit its slot gives (and, for
+    a player, the slot's Unrest); the tokens taken (the supply may run short)."""
+    rules = g.rules
+    slot = len(p.tableau[region])
+    p.tableau[region].append(card)
+    if unrest:
+        p.unrest[region] += rules.unrest_per_slot[slot]
+    suit = g.t.card_type[card]
+    got = gain_small_tokens(g, p, suit, rules.tokens_per_slot[slot])
+    count(p, CARD_COUNTERS[suit])
+    return got
+
 
 # --- the Elixir route ---------------------------------------------------------------------
 
@@ -49,8 +73,12 @@ def take_master_alchemist(g: Table, p: PlayerState) -> None:
     available = g.state.master_available
     if p.master_taken or not available:
         return
-    card = g.ask(p.seat, "master", available[:])
-    available.remove(card)
+    gain_master(g, p, g.ask(p.seat, "master", available[:]))
+
+
+def gain_master(g: Table, p: PlayerState, card: int) -> None:
+    """The player takes this Master Alchemist card into their supply (once a game)."""
+    g.state.master_available.remove(card)
     p.alchemist_supply.append(card)
     p.master_taken = True
     if g.narrating:
@@ -100,87 +128,39 @@ def unlock_soldiers(g: Table, p: PlayerState, amount: int) -> int:
     return moved
 
 
-# --- Palaces ------------------------------------------------------------------------------
+# --- Palaces and Governors (the verbs that also resolve a tile's ability are in effects) ----
 
 
-def palace_tile_options(g: Table, p: PlayerState, region: int) -> list[int]:
-    """Palace tile kinds in the region that the player may take (a tile's Unrest cost must fit)."""
-    abilities = g.t.box.abilities
-    tiles = g.t.box.palace_tiles
-    return [
-        kind for kind in dict.fromkeys(g.state.palace_tiles[region])
-        if effects.costs_payable(g, p, abilities[tiles[kind].ability].options[0], region)
-    ]
-
-
-def build_palace(g: Table, p: PlayerState, region: int, large_token: bool) -> None:
-    """Place a Palace, score base VP, take a Palace tile (scored at once) and a large token."""
-    state = g.state
+def place_palace(g: Table, p: PlayerState, region: int) -> None:
+    """A Palace from the player's supply into the region, and its VP."""
     p.palaces -= 1
-    state.palace_count[region][p.seat] += 1
+    g.state.palace_count[region][p.seat] += 1
     count(p, "n_palaces")
     add_vp(g, p, "vp_palaces", g.rules.palace_vp)
     if g.narrating:
         g.say(f"  builds a Palace in {REGION_NAMES[region]} (+{g.rules.palace_vp} VP)")
-    tiles = palace_tile_options(g, p, region)
-    if tiles:
-        kind = g.ask(p.seat, "palace_tile", tiles, {"region": region})
-        state.palace_tiles[region].remove(kind)
-        g.emit("tile", {"seat": p.seat, "kind": "palace", "index": kind, "region": region})
-        tile = g.t.box.palace_tiles[kind]
-        if g.narrating:
-            g.say(f"  takes Palace tile {tile.id}")
-        steps = g.t.box.abilities[tile.ability].options[0]
-        effects.resolve_steps(g, p, steps, effects.Context(region, 0, NO_ONE, "vp_palace_tiles"))
-    if large_token:
-        suits = [s for s in range(3) if state.large_on_board[s]]
-        if suits:
-            suit = g.ask(p.seat, "large_token", suits)
-            state.large_on_board[suit] -= 1
-            p.large[suit] += 1
-            if g.narrating:
-                g.say(f"  takes the large {SUIT_NAMES[suit]} token")
 
 
-# --- Governors ----------------------------------------------------------------------------
+def take_large_token(g: Table, p: PlayerState, suit: int) -> None:
+    g.state.large_on_board[suit] -= 1
+    p.large[suit] += 1
+    if g.narrating:
+        g.say(f"  takes the large {SUIT_NAMES[suit]} token")
 
 
-def install_governor(g: Table, p: PlayerState, region: int) -> None:
-    """Place a Governor (bonus slot or plain area), receive the slot's bonus, then calm the
-    region. A player who wants no bonus chooses the area."""
-    state = g.state
+def place_governor(g: Table, p: PlayerState, region: int) -> None:
+    """A Governor from the player's supply into the region (its slot is taken apart)."""
     p.governors -= 1
-    state.governor_count[region][p.seat] += 1
+    g.state.governor_count[region][p.seat] += 1
     count(p, "n_governors")
-    slots = state.governor_slots[region]
-    options: list = [i for i, (_, holder) in enumerate(slots) if holder == NO_ONE]
-    options.append("area")
-    choice = g.ask(p.seat, "governor_slot", options, {"region": region})
-    if g.narrating:
-        where = "the Governor area" if choice == "area" else f"bonus slot {choice + 1}"
-        g.say(f"  installs a Governor in {REGION_NAMES[region]} ({where})")
-    if choice != "area":
-        slots[choice][1] = p.seat
-        g.emit("tile", {"seat": p.seat, "kind": "governor",
-                         "index": slots[choice][0], "region": region})
-        ability_id = g.t.box.governor_tiles[slots[choice][0]].ability
-        if ability_id is not None:
-            governor_bonus(g, p, region, ability_id)
-    p.unrest[region] = 0
 
 
-def governor_bonus(g: Table, p: PlayerState, region: int, ability_id: str) -> None:
-    """A bonus space's bonus is not optional: the owner picks a side that may be chosen now
-    (the other one when, say, the Ship can move no more) and it resolves as far as it can."""
-    ability = g.t.box.abilities[ability_id]
-    ctx = effects.Context(region, 0, NO_ONE, "vp_governor_tiles")
-    picks = effects.feasible_options(g, p, ability, ctx, full=False)
-    if not picks:
-        return
-    pick = g.ask(p.seat, "bonus", picks, {"ability": ability_id})
-    if g.narrating:
-        g.say(f"  Governor bonus: {ability.text}")
-    effects.resolve_steps(g, p, ability.options[pick], ctx)
+def take_governor_slot(g: Table, p: PlayerState, region: int, slot: int) -> None:
+    """The player's Governor covers a bonus slot of the region (and takes its tile)."""
+    slots = g.state.governor_slots[region]
+    slots[slot][1] = p.seat
+    g.emit("tile", {"seat": p.seat, "kind": "governor", "index": slots[slot][0],
+                    "region": region})
 
 
 # --- Walls --------------------------------------------------------------------------------
@@ -210,20 +190,28 @@ def wall_payments(p: PlayerState, cost: int) -> list[tuple[int, ...]]:
     return list(combinations([r for r in range(5) if p.workers[r]], cost))
 
 
-def build_wall(g: Table, p: PlayerState, section_index: int, slot: int) -> None:
-    """Place a Wall; the section's first builder, once they have played a Unification action,
-    attaches its Emperor tile to a tableau card (an Alchemist card may receive it)."""
+def place_wall(g: Table, p: PlayerState, section_index: int, slot: int) -> bool:
+    """A Wall from the player's supply into a slot; True when it is the section's first (its
+    builder is then the section's first builder)."""
     section = g.state.walls[section_index]
     first = all(h == NO_ONE for h in section.slots)
     section.slots[slot] = p.seat
     p.walls -= 1
     count(p, "n_walls")
+    if first:
+        section.first_builder = p.seat
     if g.narrating:
         g.say(f"  builds a Wall in section {section_index + 1}, slot {slot + 1} "
               f"(tier {section.tiers[slot]})")
-    if not first:
+    return first
+
+
+def build_wall(g: Table, p: PlayerState, section_index: int, slot: int) -> None:
+    """Place a Wall; the section's first builder, once they have played a Unification action,
+    attaches its Emperor tile to a tableau card (an Alchemist card may receive it)."""
+    if not place_wall(g, p, section_index, slot):
         return
-    section.first_builder = p.seat
+    section = g.state.walls[section_index]
     if section.emperor_tile == NO_ONE:
         return
     cards = p.tableau_cards()
@@ -234,7 +222,7 @@ def build_wall(g: Table, p: PlayerState, section_index: int, slot: int) -> None:
     card = g.ask(p.seat, "emperor", targets, {"action": action, "section": section_index})
     p.emperor[card] = ACTION_INDEX[action]
     g.emit("tile", {"seat": p.seat, "kind": "emperor",
-                     "index": section.emperor_tile, "section": section_index})
+                    "index": section.emperor_tile, "section": section_index})
     section.emperor_tile = NO_ONE
     count(p, "n_emperor_tiles")
     if g.narrating:

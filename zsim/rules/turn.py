@@ -8,13 +8,11 @@ from typing import TYPE_CHECKING
 from zsim.components.schema import COURT_ACTIONS
 from zsim.rules import effects, mausoleum, pieces
 from zsim.rules.common import (
-    CARD_COUNTERS,
     COURT_COUNTERS,
     OFFICIAL_NAMES,
     REGION_NAMES,
     SUIT_NAMES,
     count,
-    gain_small_tokens,
 )
 from zsim.rules.tables import ACTION_INDEX, LOWER_ACTIONS
 from zsim.state import NO_ONE, PlayerState
@@ -111,17 +109,11 @@ def play_turn(g: Table, p: PlayerState) -> None:
 
 def unify(g: Table, p: PlayerState, card: int, region: int) -> None:
     """Tuck the card in a region: tokens of its suit by slot, Unrest for the 2nd and 3rd card."""
-    rules = g.rules
-    slot = len(p.tableau[region])
-    p.tableau[region].append(card)
-    p.unrest[region] += rules.unrest_per_slot[slot]
-    suit = g.t.card_type[card]
-    got = gain_small_tokens(g, p, suit, rules.tokens_per_slot[slot])
-    count(p, CARD_COUNTERS[suit])
+    got = pieces.tuck_card(g, p, card, region)
     if g.narrating:
         g.say(f"{g.name(p)} tucks {g.t.card_name[card]} in {REGION_NAMES[region]} "
-              f"(slot {slot + 1}): +{got} {SUIT_NAMES[suit]} token(s), "
-              f"Unrest {p.unrest[region]}")
+              f"(slot {len(p.tableau[region])}): +{got} "
+              f"{SUIT_NAMES[g.t.card_type[card]]} token(s), Unrest {p.unrest[region]}")
 
 
 def court_card(g: Table, p: PlayerState, card: int, action: int) -> None:
@@ -178,7 +170,7 @@ def perform_palace(g: Table, p: PlayerState) -> None:
     for _ in range(rules.palace_workers_elsewhere):
         payer = g.ask(p.seat, "palace_worker", [i for i in range(5) if i != r and p.workers[i]])
         p.workers[payer] -= 1
-    pieces.build_palace(g, p, r, large_token=True)
+    effects.build_palace(g, p, r, large_token=True)
 
 
 def perform_governor(g: Table, p: PlayerState) -> None:
@@ -186,7 +178,7 @@ def perform_governor(g: Table, p: PlayerState) -> None:
     for t in range(3):
         p.officials[r][t] -= 1
         p.official_supply[t] += 1
-    pieces.install_governor(g, p, r)
+    effects.install_governor(g, p, r)
 
 
 def perform_wall(g: Table, p: PlayerState) -> None:
