@@ -9,11 +9,20 @@ the same ladder figure.
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from reports.common import MIN_GAMES, new_figure, player_count_label, too_few
 from reports.loader import RunData
 from reports.model import Figure, Note, Section, Table
-from zsim.ratings import SOLO, Ladder, RatingError, Ratings, rate, win_probability
+from zsim.ratings import (
+    SOLO,
+    Ladder,
+    RatingError,
+    Ratings,
+    percent_ahead,
+    rate,
+    win_probability,
+)
 
 INTRO = ("Each strategy's Plackett–Luce rating, fitted on the full finishing order of every "
          "game (not only who won), separately per player count and centred at 0. A gap of d "
@@ -61,9 +70,10 @@ def ladder_figure(ratings: Ratings) -> Figure:
 def _reading(ladder: Ladder) -> str:
     best, worst = ladder.table.iloc[0], ladder.table.iloc[-1]
     gap = best["rating"] - worst["rating"]
+    chance = percent_ahead(win_probability(gap))
     return (f"{player_count_label(ladder.n_players)}: {best['strategy']} is rated "
-            f"{gap:.2f} above {worst['strategy']}, a {win_probability(gap):.0%} chance of "
-            f"finishing ahead of it in a two-player game; {ladder.tied_games} of "
+            f"{gap:.2f} above {worst['strategy']}, a {chance} chance of finishing ahead of it "
+            f"in a two-player game; {ladder.tied_games} of "
             f"{ladder.games} games had a shared rank.")
 
 
@@ -94,4 +104,8 @@ def section(data: RunData) -> Section:
                                formats={"rating": "{:+.2f}", "low": "{:+.2f}",
                                         "high": "{:+.2f}", "win_rate": "{:.1%}",
                                         "mean_rank": "{:.2f}"}))
+    gaps = pd.concat([ladder.gaps for ladder in enough], ignore_index=True)
+    result.blocks.append(Table("rating-gaps", "Gaps down the ladder", gaps,
+                               formats={"gap": "{:.2f}", "low": "{:+.2f}", "high": "{:+.2f}",
+                                        "p_ahead": "{:.1%}"}))
     return result

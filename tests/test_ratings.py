@@ -60,6 +60,15 @@ def test_the_model_recovers_known_strengths_within_its_intervals():
     ladder = rate(players_of(plackett_luce_games(truth, 3000, 3, seed=7))).ladders[0]
     table = ladder.table.set_index("strategy")
     assert list(table.index) == ["strong", "good", "fair", "weak"]
+    gaps = ladder.gaps.set_index("higher")
+    assert gaps.loc["strong", "lower"] == "good"
+    assert gaps.loc["strong", "gap"] == pytest.approx(table.loc["strong", "rating"]
+                                                      - table.loc["good", "rating"])
+    # Strategies that met often: their gap is surer than their two intervals side by side.
+    assert gaps.loc["strong", "high"] - gaps.loc["strong", "low"] < (
+        table.loc["strong", "high"] - table.loc["strong", "low"]
+        + table.loc["good", "high"] - table.loc["good", "low"])
+    assert (gaps["low"] > 0).all()  # 3000 games settle the order
     for strategy, value in centred.items():
         assert table.loc[strategy, "low"] < value < table.loc[strategy, "high"]
     assert table["rating"].sum() == pytest.approx(0, abs=1e-9)
@@ -88,6 +97,12 @@ def test_two_strategies_rate_as_the_log_odds_of_their_win_rate():
     assert gap == pytest.approx(logit(wins.mean()), abs=0.01)
     assert win_probability(gap) == pytest.approx(wins.mean(), abs=0.003)
     assert win_probability(0.0) == 0.5 and win_probability(1.0) == pytest.approx(expit(1.0))
+    # The gap's interval is the binomial log-odds' own: standard error 1 / sqrt(n p (1 - p)).
+    step = ladder.gaps.iloc[0]
+    assert (step["higher"], step["lower"]) == ("a", "b") and step["gap"] == pytest.approx(gap)
+    se = 1 / math.sqrt(len(wins) * wins.mean() * (1 - wins.mean()))
+    assert (step["high"] - step["low"]) / (2 * 1.959964) == pytest.approx(se, rel=0.02)
+    assert step["p_ahead"] == pytest.approx(win_probability(gap))
 
 
 def _by_hand(games: list[tuple[list[str], list[int]]], strategies: list[str]) -> np.ndarray:
@@ -202,6 +217,7 @@ def test_cli_prints_writes_and_draws_the_ladder(small_run, tmp_path):
     assert result.exit_code == 0, result.output
     assert "2 players: 18 games" in result.output and "3 players: 18 games" in result.output
     assert "95% interval" in result.output and "1/(1+exp(-d))" in result.output
+    assert "gaps down the ladder (95%)" in result.output
     table = pd.read_csv(csv)
     assert sorted(set(table["n_players"])) == [2, 3]
     assert set(table["strategy"]) == {"greedy", "basic", "random"}
@@ -214,6 +230,7 @@ def test_cli_prints_writes_and_draws_the_ladder(small_run, tmp_path):
     two = pd.DataFrame(ladders[2]["ratings"]).set_index("strategy")
     np.testing.assert_allclose(two["rating"],
                                table[table["n_players"] == 2].set_index("strategy")["rating"])
+    assert len(ladders[2]["gaps"]) == 2 and ladders[2]["gaps"][0]["higher"] == two.index[0]
     # The ranks in the table are the run's own.
     players = pd.read_parquet(small_run / "players.parquet")
     mean_rank = players[players["n_players"] == 2].groupby("strategy")["rank"].mean()

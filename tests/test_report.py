@@ -330,6 +330,8 @@ def test_the_ratings_section_shows_the_ladder_when_two_strategies_played(report,
         assert ladder["rating"].sum() == pytest.approx(0, abs=1e-6)
         best = ladder.iloc[0]
         assert f"{n} players: {best['strategy']} is rated" in html
+    gaps = pd.read_csv(report / "tables" / "rating-gaps.csv")
+    assert len(gaps) == 2 and (gaps["gap"] >= 0).all()
     # One strategy in every seat: nothing to rate, so no section.
     alone = build_report([tiny_run], tmp_path / "alone").index.read_text(encoding="utf-8")
     assert "11. Ratings" not in alone

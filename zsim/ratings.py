@@ -47,6 +47,7 @@ CONFIDENCE = 0.95
 SOLO = r"lisi-\d+"  # the solo-mode automaton's strategy names
 COLUMNS = ["n_players", "strategy", "rating", "low", "high", "games", "seats", "win_rate",
            "mean_rank"]
+GAP_COLUMNS = ["n_players", "higher", "lower", "gap", "low", "high", "p_ahead"]
 
 
 class RatingError(ValueError):
@@ -59,6 +60,7 @@ class Ladder:
 
     n_players: int
     table: pd.DataFrame  # COLUMNS, sorted by rating, best first
+    gaps: pd.DataFrame  # GAP_COLUMNS: each strategy against the next one down the ladder
     games: int  # games that compared at least two strategies
     tied_games: int  # of those, games with a shared rank
     notes: list[str] = field(default_factory=list)
@@ -80,6 +82,15 @@ class Ratings:
 def win_probability(gap: float) -> float:
     """P(A finishes ahead of B) in a two-player game, for a rating gap ``r_A - r_B``."""
     return 1 / (1 + math.exp(-gap))
+
+
+def percent_ahead(p: float) -> str:
+    """A probability as a percentage that never rounds a near-certainty to 100%."""
+    if p > 0.999:
+        return "over 99.9%"
+    if p < 0.001:
+        return "under 0.1%"
+    return f"{p:.0%}" if 0.01 <= p <= 0.99 else f"{p:.1%}"
 
 
 def rate(players: pd.DataFrame) -> Ratings:
@@ -130,13 +141,13 @@ def fit_ladder(players: pd.DataFrame) -> Ladder:
     strategies = sorted(players["strategy"].unique())
     k = len(strategies)
     picked = choices(players)
-    code = picked["strategy"].map({s: i for i, s in enumerate(strategies)}).to_numpy()
+    code = picked["strategy"].map({s: i for i, s in enumerate(strategies)}).to_numpy(dtype=int)
     exog = np.zeros((len(picked), k))
     exog[np.arange(len(picked)), code] = 1.0
     # The prior: per strategy a game won and a game lost against the reference, whose row is
     # all zeros (rating 0): rows strategy, reference, strategy, reference for each.
     prior_exog = np.kron(np.eye(k), np.array([[1.0], [0.0], [1.0], [0.0]]))
-    first = picked["group"].max() + 1 if len(picked) else 0
+    first = int(picked["group"].max()) + 1 if len(picked) else 0
     prior_groups = np.repeat(np.arange(2 * k), 2) + first
     prior_chosen = np.tile([1.0, 0.0, 0.0, 1.0], k)
     endog = np.concatenate([picked["chosen"].to_numpy(), prior_chosen])
@@ -162,7 +173,23 @@ def fit_ladder(players: pd.DataFrame) -> Ladder:
     tied = int(games.apply(lambda r: r.duplicated().any()).sum())
     notes = [note for note in (_unbounded(picked, strategies, n), _seat_note(players, n))
              if note]
-    return Ladder(n, table, int(players["game_key"].nunique()), tied, notes)
+    gaps = _gaps(table, pd.DataFrame(cov, index=strategies, columns=strategies), z)
+    return Ladder(n, table, gaps, int(players["game_key"].nunique()), tied, notes)
+
+
+def _gaps(table: pd.DataFrame, cov: pd.DataFrame, z: float) -> pd.DataFrame:
+    """Each rung of the ladder against the next one down: the gap, its interval (from the
+    covariance of the two ratings, so it is narrower than their own intervals suggest when
+    they met often) and the chance of finishing ahead in a two-player game it stands for."""
+    higher, lower = table["strategy"].iloc[:-1].tolist(), table["strategy"].iloc[1:].tolist()
+    rating = table.set_index("strategy")["rating"]
+    gap = rating[higher].to_numpy() - rating[lower].to_numpy()
+    var = np.array([cov.loc[a, a] + cov.loc[b, b] - 2 * cov.loc[a, b]
+                    for a, b in zip(higher, lower, strict=True)])
+    se = np.sqrt(np.clip(var, 0, None))
+    return pd.DataFrame({"n_players": table["n_players"].iloc[0], "higher": higher,
+                         "lower": lower, "gap": gap, "low": gap - z * se, "high": gap + z * se,
+                         "p_ahead": [win_probability(g) for g in gap]})[GAP_COLUMNS]
 
 
 def _model(endog: np.ndarray, exog: np.ndarray, groups: np.ndarray) -> ConditionalLogit:
@@ -202,10 +229,10 @@ def _unbounded(picked: pd.DataFrame, strategies: list[str], n: int) -> str | Non
         order.append(top)
         left.remove(top)
     groups = [", ".join(s for s in strategies if label[index[s]] == p) for p in order]
-    return (f"{n} players: the games alone do not bound every gap, since no strategy of a "
-            f"later group ever finished above one of an earlier group: "
-            f"{' > '.join(f'[{g}]' for g in groups)}; the size of those gaps is set by the "
-            "prior (one win and one loss against a reference), and the real gap may be larger")
+    return (f"{n} players: no strategy of a later group ever finished above one of an earlier "
+            f"group ({' > '.join(f'[{g}]' for g in groups)}), so the games alone do not bound "
+            "the gaps between groups: their size is set by the prior (one win and one loss "
+            "against a reference) and the real gap may be larger")
 
 
 def _seat_note(players: pd.DataFrame, n: int) -> str | None:

@@ -85,7 +85,7 @@ def format_ratings(ratings: Ratings) -> str:
 
 
 def _format_ladder(ladder: Ladder) -> str:
-    from zsim.ratings import win_probability
+    from zsim.ratings import percent_ahead, win_probability
 
     table = ladder.table
     shown = table.assign(
@@ -103,8 +103,10 @@ def _format_ladder(ladder: Ladder) -> str:
     head = (f"{ladder.n_players} players: {ladder.games} games "
             f"({ladder.tied_games} with a shared rank), {len(table)} strategies; "
             f"{best['strategy']} over {worst['strategy']}: gap {gap:.2f}, "
-            f"{win_probability(gap):.0%} to finish ahead")
-    lines = [head, shown.to_string(index=False)]
+            f"{percent_ahead(win_probability(gap))} to finish ahead")
+    steps = "; ".join(f"{g.higher} - {g.lower} {g.gap:.2f} [{g.low:+.2f}, {g.high:+.2f}]"
+                      for g in ladder.gaps.itertuples())
+    lines = [head, shown.to_string(index=False), f"gaps down the ladder (95%): {steps}"]
     lines += [f"note: {note}" for note in ladder.notes]
     return "\n".join(lines)
 
@@ -112,7 +114,8 @@ def _format_ladder(ladder: Ladder) -> str:
 def _as_json(ratings: Ratings) -> dict:
     return {"ladders": [{"n_players": ladder.n_players, "games": ladder.games,
                          "tied_games": ladder.tied_games, "notes": ladder.notes,
-                         "ratings": ladder.table.drop(columns="n_players").to_dict("records")}
+                         "ratings": ladder.table.drop(columns="n_players").to_dict("records"),
+                         "gaps": ladder.gaps.drop(columns="n_players").to_dict("records")}
                         for ladder in ratings.ladders],
             "skipped": ratings.skipped}
 
