@@ -154,6 +154,8 @@ def fit_ladder(players: pd.DataFrame) -> Ladder:
     model = _model(endog, np.vstack([exog, prior_exog]),
                    np.concatenate([picked["group"].to_numpy(), prior_groups]))
     result = model.fit(method="newton", maxiter=100, disp=False)
+    if not np.all(np.abs(model.score(result.params)) < 1e-3):  # the prior makes it concave
+        raise RatingError(f"{n} players: the fit did not converge")
     centre = np.eye(k) - 1.0 / k
     rating = centre @ result.params
     cov = centre @ np.asarray(result.cov_params()) @ centre.T
@@ -168,7 +170,7 @@ def fit_ladder(players: pd.DataFrame) -> Ladder:
     table = table.sort_values(["rating", "strategy"], ascending=[False, True],
                               ignore_index=True)[COLUMNS]
     if not np.isfinite(table[["rating", "low", "high"]].to_numpy()).all():
-        raise RatingError(f"{n} players: the fit did not converge to finite ratings")
+        raise RatingError(f"{n} players: the fit did not give finite ratings")
     games = players.groupby("game_key")["rank"]
     tied = int(games.apply(lambda r: r.duplicated().any()).sum())
     notes = [note for note in (_unbounded(picked, strategies, n), _seat_note(players, n))
