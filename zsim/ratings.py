@@ -30,7 +30,6 @@ duel. Solo games (against Li Si, who plays by other rules) are left out.
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -39,7 +38,6 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 from scipy.stats import norm
 from statsmodels.discrete.conditional_models import ConditionalLogit
-from statsmodels.tools.sm_exceptions import ModelWarning
 
 from zsim.design import seat_aliasing
 
@@ -98,9 +96,8 @@ def rate(players: pd.DataFrame) -> Ratings:
     ``game_key``, ``n_players``, ``seat``, ``strategy``, ``rank`` and ``win_share``)."""
     if players.empty:
         raise RatingError("no finished games to rate")
-    solo = players.groupby("game_key")["strategy"].transform(
-        lambda s: s.str.fullmatch(SOLO).any())
-    players = players[~solo.astype(bool)]
+    solo = players.loc[players["strategy"].str.fullmatch(SOLO), "game_key"].unique()
+    players = players[~players["game_key"].isin(solo)]
     ladders, skipped = [], []
     for n, rows in players.groupby("n_players"):
         distinct = rows.groupby("game_key")["strategy"].transform("nunique")
@@ -151,8 +148,8 @@ def fit_ladder(players: pd.DataFrame) -> Ladder:
     prior_groups = np.repeat(np.arange(2 * k), 2) + first
     prior_chosen = np.tile([1.0, 0.0, 0.0, 1.0], k)
     endog = np.concatenate([picked["chosen"].to_numpy(), prior_chosen])
-    model = _model(endog, np.vstack([exog, prior_exog]),
-                   np.concatenate([picked["group"].to_numpy(), prior_groups]))
+    model = ConditionalLogit(endog, np.vstack([exog, prior_exog]),
+                             groups=np.concatenate([picked["group"].to_numpy(), prior_groups]))
     result = model.fit(method="newton", maxiter=100, disp=False)
     if not np.all(np.abs(model.score(result.params)) < 1e-3):  # the prior makes it concave
         raise RatingError(f"{n} players: the fit did not converge")
@@ -171,8 +168,7 @@ def fit_ladder(players: pd.DataFrame) -> Ladder:
                               ignore_index=True)[COLUMNS]
     if not np.isfinite(table[["rating", "low", "high"]].to_numpy()).all():
         raise RatingError(f"{n} players: the fit did not give finite ratings")
-    games = players.groupby("game_key")["rank"]
-    tied = int(games.apply(lambda r: r.duplicated().any()).sum())
+    tied = int(players.loc[players.duplicated(["game_key", "rank"]), "game_key"].nunique())
     notes = [note for note in (_unbounded(picked, strategies, n), _seat_note(players, n))
              if note]
     gaps = _gaps(table, pd.DataFrame(cov, index=strategies, columns=strategies), z)
@@ -192,14 +188,6 @@ def _gaps(table: pd.DataFrame, cov: pd.DataFrame, z: float) -> pd.DataFrame:
     return pd.DataFrame({"n_players": table["n_players"].iloc[0], "higher": higher,
                          "lower": lower, "gap": gap, "low": gap - z * se, "high": gap + z * se,
                          "p_ahead": [win_probability(g) for g in gap]})[GAP_COLUMNS]
-
-
-def _model(endog: np.ndarray, exog: np.ndarray, groups: np.ndarray) -> ConditionalLogit:
-    with warnings.catch_warnings():
-        # Choices between seats of one strategy only have no variance in the covariates; the
-        # model keeps them (they add a constant) and says nothing useful about them.
-        warnings.simplefilter("ignore", ModelWarning)
-        return ConditionalLogit(endog, exog, groups=groups)
 
 
 def _unbounded(picked: pd.DataFrame, strategies: list[str], n: int) -> str | None:
