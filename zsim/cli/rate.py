@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, TypeVar
 import click
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from zsim.ratings import Ladder, Ratings
 
 F = TypeVar("F", bound=Callable[..., object])
@@ -52,7 +54,7 @@ def command(run_dirs: tuple[Path, ...], csv_path: Path | None, figure_path: Path
     show_ratings(players, csv_path, figure_path, as_json)
 
 
-def show_ratings(players, csv_path: Path | None, figure_path: Path | None,
+def show_ratings(players: pd.DataFrame, csv_path: Path | None, figure_path: Path | None,
                  as_json: bool) -> Ratings:
     """Rate a players table and print, write and draw the result as the options ask."""
     from zsim.ratings import RatingError, rate

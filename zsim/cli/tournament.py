@@ -68,7 +68,8 @@ def command(strategies: tuple[str, ...], games: int | None, players: int | None,
 
     try:
         report = start_run(experiment, out, source="zsim tournament",
-                           given={"strategies": "command line (--strategy)"},
+                           given={"strategies": "command line (--strategy)"} if strategies
+                           else None,
                            progress=not quiet and sys.stderr.isatty())
     except (ExperimentError, OutputError, LockError, BackendError, OptionError,
             RunFailed) as error:
