@@ -47,7 +47,7 @@ def ladder_figure(ratings: Ratings) -> Figure:
     fig, axes = new_figure(1, len(ladders), height=max(2.4, 1.3 + 0.36 * rows),
                            width=min(9.0, 3.0 + 0.07 * longest + 2.6 * len(ladders)))
     for ax, ladder in zip(axes[0], ladders, strict=True):
-        table = ladder.table.iloc[::-1]  # barh draws from the bottom: best on top
+        table = ladder.table.iloc[::-1]  # y grows upwards: the best on top
         y = np.arange(len(table))
         rating = table["rating"].to_numpy(dtype=float)
         err = np.vstack([rating - table["low"].to_numpy(dtype=float),
