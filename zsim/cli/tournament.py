@@ -75,7 +75,7 @@ def command(strategies: tuple[str, ...], games: int | None, players: int | None,
             RunFailed) as error:
         raise click.ClickException(str(error)) from error
     except RunInterrupted as interrupted:
-        click.echo(f"\n{interrupted}", err=True)
+        click.echo(f"\n{interrupted}, then rate it with: zsim rate {out}", err=True)
         sys.exit(1)
     if report.summary.failed:
         click.echo(f"warning: {report.summary.failed} game(s) failed (see "
