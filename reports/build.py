@@ -22,6 +22,7 @@ from reports import (
     convergence,
     findings,
     overview,
+    ratings,
     seats,
     solo,
     strategies,
@@ -72,7 +73,9 @@ def build_sections(data: RunData) -> list[Section]:
     """Every section of the report of ``data``, its tests corrected (call inside
     ``matplotlib.rc_context(STYLE)``, so that figures get the report's style)."""
     sections = [module.section(data) for module in SECTIONS]
-    return [*sections, findings.section(sections), solo.section(data), convergence.section(data)]
+    rated = [ratings.section(data)] if ratings.applies(data) else []
+    return [*sections, findings.section(sections), solo.section(data), convergence.section(data),
+            *rated]
 
 
 def build_report(run_dirs: list[Path], out: Path) -> BuiltReport:

@@ -42,6 +42,17 @@ def test_load_reads_a_run_again_and_refuses_what_is_not_one(kept, tmp_path):
         api.load(tmp_path / "nowhere")
 
 
+def test_rate_fits_the_ladder_of_zsim_rate(kept):
+    from reports.loader import load_runs
+    from zsim.ratings import rate
+
+    ratings = api.rate(kept)
+    pd.testing.assert_frame_equal(ratings.table, api.rate(kept.path).table)
+    pd.testing.assert_frame_equal(ratings.table, rate(load_runs([kept.path]).players).table)
+    assert set(ratings.table["strategy"]) == {"greedy", "random"}
+    assert [ladder.n_players for ladder in ratings.ladders] == [2, 3]
+
+
 @pytest.mark.parametrize("overrides, message", [
     ({"gamez": 3}, "key 'gamez': Extra inputs are not permitted"),
     ({"strategies": ["nobody"]}, "key 'strategies': unknown strategy 'nobody'"),

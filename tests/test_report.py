@@ -315,3 +315,23 @@ def test_the_solo_section_shows_win_rates_by_lisi_level(tmp_path):
 
 def test_without_solo_games_the_solo_section_says_so(report):
     assert "No solo games in these runs." in (report / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_ratings_section_shows_the_ladder_when_two_strategies_played(report, tiny_run,
+                                                                         tmp_path):
+    html = (report / "index.html").read_text(encoding="utf-8")
+    assert ">11. Ratings</h2>" in html and "rating-ladder" in figure_slugs(html)
+    table = pd.read_csv(report / "tables" / "ratings.csv")
+    assert sorted(table["n_players"].unique()) == [2, 4]
+    assert set(table["strategy"]) == {"basic", "random"}
+    assert table[["rating", "low", "high"]].notna().all().all()
+    assert (table["low"] < table["rating"]).all() and (table["rating"] < table["high"]).all()
+    for n, ladder in table.groupby("n_players"):
+        assert ladder["rating"].sum() == pytest.approx(0, abs=1e-6)
+        best = ladder.iloc[0]
+        assert f"{n} players: {best['strategy']} is rated" in html
+    gaps = pd.read_csv(report / "tables" / "rating-gaps.csv")
+    assert len(gaps) == 2 and (gaps["gap"] >= 0).all()
+    # One strategy in every seat: nothing to rate, so no section.
+    alone = build_report([tiny_run], tmp_path / "alone").index.read_text(encoding="utf-8")
+    assert "11. Ratings" not in alone

@@ -6,7 +6,8 @@
 
 ``run`` plays an experiment with the same runner as ``zsim run`` (same seeds, same tables) into
 a temporary directory that is removed once its tables are read, or into ``out=DIR`` to keep
-it; ``load`` reads a run directory that ``zsim run`` wrote; ``compare`` and ``sweep`` plan their
+it; ``load`` reads a run directory that ``zsim run`` wrote; ``rate`` fits its ratings as
+``zsim rate`` does; ``compare`` and ``sweep`` plan their
 batches exactly as ``zsim compare`` and ``zsim sweep`` do (``zsim.whatif``); ``play`` plays one
 game and keeps its narration and the step record that ``GameRecord.html`` turns into the viewer
 page. The progress bar is tqdm's notebook-aware one.
@@ -31,6 +32,8 @@ import pandas as pd
 from reports.loader import RunDirError, load_runs
 from zsim.compare import paired_differences, verdict
 from zsim.lineup import seat_game
+from zsim.ratings import RatingError, Ratings
+from zsim.ratings import rate as rate_players
 from zsim.runner.batch import start_run
 from zsim.runner.experiment import Experiment, ExperimentError, parse_experiment
 from zsim.runner.summary import Summary, summarize
@@ -46,8 +49,8 @@ if TYPE_CHECKING:
     from strategies.base import Strategy
     from zsim.game import GameResult
 
-__all__ = ["Comparison", "ExperimentError", "GameRecord", "Results", "RunDirError",
-           "compare", "load", "make_experiment", "play", "run", "sweep"]
+__all__ = ["Comparison", "ExperimentError", "GameRecord", "RatingError", "Results", "RunDirError",
+           "compare", "load", "make_experiment", "play", "rate", "run", "sweep"]
 
 
 @dataclass
@@ -101,6 +104,14 @@ def load(run_dir: str | Path) -> Results:
         abilities=data.abilities if data.abilities is not None else empty,
         tiles=data.tiles if data.tiles is not None else empty,
         failures=info.failures, path=path)
+
+
+def rate(results: Results | str | Path) -> Ratings:
+    """The ratings ``zsim rate`` fits for a run (its ``Results`` or its directory):
+    ``.table`` per player count and strategy, and per player count a ladder with its ``gaps``
+    and ``notes`` (docs/ratings.md). Raises ``RatingError`` when there is nothing to rate."""
+    players = results.players if isinstance(results, Results) else load(results).players
+    return rate_players(players)
 
 
 def make_experiment(experiment: str | Path | Experiment | Mapping[str, Any] | None = None,

@@ -15,7 +15,8 @@ from zsim import __version__
 
 # The subcommands, each the ``command`` of the module ``zsim.cli.<name>``.
 COMMANDS = ("balance", "bench", "compare", "components", "effects", "exploit", "play", "power",
-            "regress", "replay", "report", "run", "sweep", "strategies", "tune", "view")
+            "rate", "regress", "replay", "report", "run", "sweep", "strategies", "tournament",
+            "tune", "view")
 
 
 class _LazyGroup(click.Group):
