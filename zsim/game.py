@@ -431,8 +431,10 @@ class Game:
         other._told, other._mute = self._told, self._mute
         other.consults = 0
         if seat is None:
-            other.rng = random.Random()
-            other.rng.setstate(self.rng.getstate())
+            other.rng = random.Random.__new__(random.Random)
+            if other._pending is None:
+                other.rng.setstate(self.rng.getstate())
+            # else the first answer replays the segment, from the start's RNG state
             other.strategies = self.strategies[:]
             other.views = [view.copy_for(other) for view in self.views]
             other.forkable = True

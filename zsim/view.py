@@ -38,22 +38,33 @@ class Host(Table, Protocol):
 
 
 class PlayerView:
-    __slots__ = ("_game", "_seen", "_seen_at", "memo", "rng", "seat")
+    __slots__ = ("_game", "_rng", "_rng_shared", "_seen", "_seen_at", "memo", "seat")
 
     def __init__(self, game: Host, seat: int, rng: random.Random) -> None:
         self._game: Callable[[], Host] = lambda: game
         self.seat = seat
-        self.rng = rng  # the strategy's own seeded RNG for this game
+        self._rng = rng
+        self._rng_shared = False  # shared with a fork's view: copied by the first to draw
         # The seat's strategy may keep per-game memory here: a strategy instance plays many
         # games (and seats), so anything it remembers about one game belongs to that game's view.
         self.memo: dict = {}
         self._seen: GameState | None = None  # this decision's copy of the table
         self._seen_at = -1  # the game's strategy call it was made for
 
+    @property
+    def rng(self) -> random.Random:
+        """The strategy's own seeded RNG for this game."""
+        if self._rng_shared:  # a fork shares it until either side draws: copy it then
+            own = random.Random.__new__(random.Random)
+            own.setstate(self._rng.getstate())
+            self._rng, self._rng_shared = own, False
+        return self._rng
+
     def copy_for(self, game: Host) -> PlayerView:
-        """This seat's view in a fork of the game: the same RNG state and memory, copied."""
-        other = PlayerView(game, self.seat, random.Random())
-        other.rng.setstate(self.rng.getstate())
+        """This seat's view in a fork of the game: the same RNG state and memory, copied (the
+        RNG when either side first draws from it)."""
+        other = PlayerView(game, self.seat, self._rng)
+        other._rng_shared = self._rng_shared = True
         other.memo = dict(self.memo)
         return other
 

@@ -1,0 +1,70 @@
+"""What the forward model costs: a fork at a turn question, plain and determinised, a question
+stepped from outside, and a random rollout to the end of the game.
+
+Games are paused at every turn question of a few 4-player games answered from outside (the
+first option each time); at each, ``fork()`` and ``fork(seat, rng)`` are timed, the fastest of
+``--repeat`` calls kept (a busy machine only adds). Rollouts play a determinised fork to the
+end with four random strategies.
+
+    python benchmarks/forward_model.py --games 5 --repeat 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from strategies.random_bot import RandomStrategy
+from zsim.components import default_box_dir, load_box
+from zsim.game import Game
+
+
+def best_of(repeat: int, call) -> float:
+    """The fastest of ``repeat`` calls, in seconds."""
+    fastest = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        call()
+        fastest = min(fastest, time.perf_counter() - start)
+    return fastest
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=5)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    box = load_box(default_box_dir())
+    plain, determinised, steps, rollouts = [], [], [], []
+    for seed in range(args.games):
+        game = Game(box, [None] * args.players, seed)
+        decision = game.pending()
+        while decision is not None:
+            if decision.kind == "turn":
+                rng = random.Random(seed)
+                plain.append(best_of(args.repeat, game.fork))
+                determinised.append(best_of(
+                    args.repeat, lambda: game.fork(decision.seat, random.Random(1))))
+                if len(rollouts) < 10 * (seed + 1):
+                    fork = game.fork(decision.seat, rng)
+                    start = time.perf_counter()
+                    fork.play([RandomStrategy() for _ in range(args.players)])
+                    rollouts.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            decision = game.answer(decision.options[0])
+            steps.append(time.perf_counter() - start)
+    print(f"{args.games} games of {args.players} players, {len(plain)} turn questions")
+    for label, times in (("fork() at a turn question", plain),
+                         ("fork(seat, rng) at a turn question", determinised),
+                         ("answer() from outside, per question", steps)):
+        print(f"{label:38} median {statistics.median(times) * 1e6:7.1f} us   "
+              f"90th percentile {statistics.quantiles(times, n=10)[-1] * 1e6:7.1f} us")
+    print(f"{'random rollout to the end':38} median {statistics.median(rollouts) * 1e3:7.2f} ms"
+          f"   ({1 / statistics.median(rollouts):.0f} rollouts/s)")
+
+
+if __name__ == "__main__":
+    main()

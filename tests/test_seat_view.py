@@ -1,0 +1,110 @@
+"""A seat's view: what a player at the table sees, and nothing a strategy does to it changes
+the game. Each cheat below changed the game (or saw hidden cards) when the view handed out the
+live state."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from strategies.random_bot import RandomStrategy
+from strategies.registry import resolve
+from zsim.decisions import Decision
+from zsim.game import Game, play_game
+from zsim.view import PlayerView
+
+
+class OwnVP(RandomStrategy):
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        view.me.vp["vp_cards"] = view.me.vp.get("vp_cards", 0) + 100
+        return super().choose(view, decision)
+
+
+class OpponentsTokens(RandomStrategy):
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        for p in view.players:
+            if p.seat != view.seat:
+                p.tokens[:] = [0, 0, 0]
+                p.large[:] = [0, 0, 0]
+        return super().choose(view, decision)
+
+
+class OwnHand(RandomStrategy):
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        if view.hand:
+            view.hand.pop()
+        view.me.soldiers += 2
+        view.board.walls[0].slots[0] = view.seat
+        return super().choose(view, decision)
+
+
+class Peeker(RandomStrategy):
+    seen: list[int] = []
+
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        board = view.board
+        Peeker.seen += [c for deck in board.decks for c in deck]
+        Peeker.seen += [c for s, hand in enumerate(board.hands) if s != view.seat for c in hand]
+        if board.lisi is not None:
+            Peeker.seen += board.lisi.deck
+        return super().choose(view, decision)
+
+
+@pytest.mark.parametrize("cheat", [OwnVP, OpponentsTokens, OwnHand])
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_cheat_changes_nothing_but_its_own_copy(box, cheat, players):
+    for seed in range(3):
+        honest = play_game(box, [RandomStrategy() for _ in range(players)], seed)
+        cheated = play_game(box, [cheat(), *(RandomStrategy() for _ in range(players - 1))],
+                            seed)
+        assert cheated.scores == honest.scores
+        assert cheated.decisions == honest.decisions
+
+
+def test_a_heuristic_that_cheats_does_not_score_its_cheat(box):
+    class Greedy(type(resolve("greedy"))):
+        def choose(self, view: PlayerView, decision: Decision) -> Any:
+            answer = super().choose(view, decision)
+            view.me.vp["vp_cards"] = view.me.vp.get("vp_cards", 0) + 100
+            return answer
+
+    cheat = Greedy(**resolve("greedy").params)
+    cheated = play_game(box, [cheat, resolve("greedy")], 3)
+    honest = play_game(box, [resolve("greedy"), resolve("greedy")], 3)
+    assert cheated.scores == honest.scores
+
+
+@pytest.mark.parametrize("seats", [["random"] * 4, ["random", "lisi-3"]])
+def test_no_hidden_card_can_be_seen_through_the_view(box, seats):
+    Peeker.seen = []
+    names = [Peeker() if name == "random" else resolve(name) for name in seats]
+    play_game(box, names, 5)
+    assert Peeker.seen == []
+
+
+def test_the_view_shows_the_public_counts_of_hidden_cards(box):
+    game = Game(box, [None, None, None], 2)
+    decision = game.pending()
+    while decision.kind != "turn":
+        decision = game.answer(decision.options[0])
+    view = game.views[decision.seat]
+    state = game.state
+    assert view.deck_sizes == tuple(len(d) for d in state.decks)
+    for seat in range(3):
+        types = [game.t.card_type[c] for c in state.hands[seat]]
+        assert view.hand_backs(seat) == tuple(types.count(s) for s in range(3))
+    assert view.hand == state.hands[decision.seat] and view.hand is not state.hands[decision.seat]
+
+
+def test_nothing_of_the_engine_hangs_off_the_view(box):
+    game = Game(box, [RandomStrategy(), RandomStrategy()], 1)
+    view = game.views[0]
+    reachable = [getattr(view, name) for name in dir(view)
+                 if not name.startswith("__") and not callable(getattr(view, name))]
+    engine = (Game, random.Random)
+    assert not any(isinstance(value, Game) for value in reachable)
+    assert all(v is view.rng for v in reachable if isinstance(v, engine))  # its own RNG only
+    assert view.rng is not game.rng
+    assert view.board is not game.state and view.me is not game.state.players[0]
