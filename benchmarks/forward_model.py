@@ -15,6 +15,7 @@ import argparse
 import random
 import statistics
 import time
+from functools import partial
 
 from strategies.random_bot import RandomStrategy
 from zsim.components import default_box_dir, load_box
@@ -47,7 +48,7 @@ def main() -> None:
                 rng = random.Random(seed)
                 plain.append(best_of(args.repeat, game.fork))
                 determinised.append(best_of(
-                    args.repeat, lambda: game.fork(decision.seat, random.Random(1))))
+                    args.repeat, partial(game.fork, decision.seat, random.Random(1))))
                 if len(rollouts) < 10 * (seed + 1):
                     fork = game.fork(decision.seat, rng)
                     start = time.perf_counter()

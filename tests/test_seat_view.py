@@ -5,7 +5,7 @@ live state."""
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -41,7 +41,7 @@ class OwnHand(RandomStrategy):
 
 
 class Peeker(RandomStrategy):
-    seen: list[int] = []
+    seen: ClassVar[list[int]] = []
 
     def choose(self, view: PlayerView, decision: Decision) -> Any:
         board = view.board
