@@ -36,6 +36,7 @@ from strategies.basic import BasicStrategy
 from strategies.heuristic import PARAMETERS, BotError, HeuristicStrategy, load_bot, load_bots
 from strategies.human import HumanStrategy
 from strategies.random_bot import RandomStrategy
+from strategies.rollout import RolloutStrategy
 from zsim.paths import configs_dir
 from zsim.rules.lisi import LiSiSeat
 from zsim.yamlload import safe_load
@@ -44,6 +45,7 @@ BUILT_IN: dict[str, type[Strategy]] = {
     "random": RandomStrategy,
     "basic": BasicStrategy,
     "human": HumanStrategy,
+    "rollout": RolloutStrategy,
 }
 BOTS_DIR = configs_dir("strategies")
 ENTRY_POINT_GROUP = "zsim.strategies"

@@ -295,9 +295,10 @@ class Game:
 
     def play(self, strategies: list[Player | None] | None = None) -> GameResult:
         """Play on to the end and return the result. ``strategies`` (one per seat, None to
-        keep the seat's own) take over the seats first, as a rollout policy would."""
+        keep the seat's own) take over the seats first, as a rollout policy would; Li Si keeps
+        his seat."""
         if strategies is not None:
-            self.strategies = [s if s is not None else mine
+            self.strategies = [mine if s is None or isinstance(mine, LiSiSeat) else s
                                for s, mine in zip(strategies, self.strategies, strict=True)]
             self.forkable = any(getattr(s, "forks", False) for s in self.strategies)
         if self._pending is not None:
@@ -440,7 +441,7 @@ class Game:
             other.forkable = True
             return other
         other.rng = rng if rng is not None else random.Random()
-        other.strategies = [None] * self.n
+        other.strategies = [s if isinstance(s, LiSiSeat) else None for s in self.strategies]
         other.views = [PlayerView(other, s, random.Random(other.rng.getrandbits(32)))
                        for s in range(self.n)]
         other.views[seat].memo = dict(self.views[seat].memo)

@@ -81,7 +81,7 @@ def redeal(state: GameState, t: Tables, seat: int, rng: random.Random,
     swap: dict[int, int] = {}
     for suit in range(3):
         cards = [c for place in places for c in place if card_type[c] == suit]
-        drawn = cards[:]
+        drawn = sorted(cards)  # sorted first: the deal depends on the RNG, not on the truth
         rng.shuffle(drawn)
         swap.update(zip(cards, drawn, strict=True))
     for board in (state, earlier) if earlier is not None else (state,):
@@ -92,7 +92,7 @@ def redeal(state: GameState, t: Tables, seat: int, rng: random.Random,
                 board.hands[s].sort()
     if state.lisi is not None and seat != lisi_seat:
         deck = state.lisi.deck
-        order = deck[:]
+        order = sorted(deck)
         rng.shuffle(order)
         if earlier is not None and earlier.lisi is not None:
             before = earlier.lisi.deck
