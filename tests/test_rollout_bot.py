@@ -54,3 +54,21 @@ def test_bad_parameters_are_refused():
         resolve("rollout(policy='mcts')")
     with pytest.raises(UnknownStrategy, match="rollouts"):
         resolve("rollout(rollouts=0)")
+
+
+def test_the_lookahead_of_docs_architecture_plays_a_whole_game(box):
+    import math
+    import re
+    from pathlib import Path
+
+    from strategies.base import Strategy
+    from strategies.random_bot import RandomStrategy
+
+    text = (Path(__file__).parent.parent / "docs" / "architecture.md").read_text()
+    code = next(block for block in re.findall(r"```python\n(.*?)```", text, re.DOTALL)
+                if "class Lookahead" in block)
+    assert len(code.strip().splitlines()) <= 15
+    scope = {"Strategy": Strategy, "RandomStrategy": RandomStrategy, "math": math}
+    exec(code, scope)
+    result = play_game(box, [scope["Lookahead"](), resolve("random")], 2)
+    assert result.scores[0]["vp_total"] > result.scores[1]["vp_total"]
