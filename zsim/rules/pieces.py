@@ -6,24 +6,17 @@ player only the sub-choices the verb itself owns (which tile, which slot, which 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from itertools import combinations
 from typing import TYPE_CHECKING
 
-from zsim.rules import effects
+from zsim.rules import effects, queries
 from zsim.rules.common import OFFICIAL_NAMES, REGION_NAMES, SUIT_NAMES, add_vp, count
-from zsim.rules.tables import ACTION_INDEX, ADJACENT, ALCHEMIST
+from zsim.rules.tables import ACTION_INDEX, ALCHEMIST
 from zsim.state import NO_ONE, PlayerState
 
 if TYPE_CHECKING:
     from zsim.decisions import Table
 
 # --- the Elixir route ---------------------------------------------------------------------
-
-
-def ship_at_end(g: Table, p: PlayerState) -> bool:
-    """The Ship stands on the last space: nothing may move it any more."""
-    return p.ship >= len(g.t.box.board.elixir.vp) - 1
 
 
 def move_ship(g: Table, p: PlayerState, steps: int) -> None:
@@ -109,7 +102,7 @@ def palace_tile_options(g: Table, p: PlayerState, region: int) -> list[int]:
     tiles = g.t.box.palace_tiles
     return [
         kind for kind in dict.fromkeys(g.state.palace_tiles[region])
-        if effects.costs_payable(g, p, abilities[tiles[kind].ability].options[0], region)
+        if queries.costs_payable(g.rules, p, abilities[tiles[kind].ability].options[0], region)
     ]
 
 
@@ -186,30 +179,6 @@ def governor_bonus(g: Table, p: PlayerState, region: int, ability_id: str) -> No
 # --- Walls --------------------------------------------------------------------------------
 
 
-def wall_slots(g: Table, p: PlayerState, free: bool) -> Iterator[tuple[int, int]]:
-    """Open (section, slot) pairs in sections without this player's Wall that the player can
-    pay for; a generator, so a mere "is there one?" stops at the first."""
-    if not p.walls:
-        return
-    regions_with_workers = 5 - p.workers.count(0)
-    for s, section in enumerate(g.state.walls):
-        slots = section.slots
-        if p.seat in slots:
-            continue
-        for i, holder in enumerate(slots):
-            if holder == NO_ONE and (free or section.tiers[i] <= regions_with_workers):
-                yield s, i
-
-
-def wall_slot_options(g: Table, p: PlayerState, free: bool) -> list[tuple[int, int]]:
-    return list(wall_slots(g, p, free))
-
-
-def wall_payments(p: PlayerState, cost: int) -> list[tuple[int, ...]]:
-    """Ways to pay ``cost`` Workers, each from a different region."""
-    return list(combinations([r for r in range(5) if p.workers[r]], cost))
-
-
 def build_wall(g: Table, p: PlayerState, section_index: int, slot: int) -> None:
     """Place a Wall; the section's first builder, once they have played a Unification action,
     attaches its Emperor tile to a tableau card (an Alchemist card may receive it)."""
@@ -249,16 +218,6 @@ def played_unification(g: Table, cards: list[int]) -> bool:
 
 
 # --- officials and workers ----------------------------------------------------------------
-
-
-def official_moves(p: PlayerState) -> list[tuple[int, int, int]]:
-    return [
-        (t, r, to)
-        for r in range(5)
-        for t in range(3)
-        if p.officials[r][t]
-        for to in ADJACENT[r]
-    ]
 
 
 def move_official(g: Table, p: PlayerState, move: tuple[int, int, int]) -> None:
