@@ -29,6 +29,7 @@ from zsim.cli import main
 from zsim.components import Box
 from zsim.decisions import Decision, IllegalChoice
 from zsim.game import play_game
+from zsim.rules import queries
 from zsim.view import PlayerView
 
 HEURISTIC_BOTS = ("greedy", "builder", "governor", "alchemist", "courtier", "mausoleum")
@@ -269,21 +270,28 @@ def test_the_compiled_estimates_play_the_same_games_as_the_source(
     assert _mixed_games(box) == compiled
 
 
-@pytest.mark.parametrize(("digest", "env", "chosen", "why"), [
-    ("match", None, "native", "compiled"),
-    ("old", None, "source", "older than strategies/estimates.py"),
-    (None, None, "source", "no compiled copy"),
-    ("match", "1", "source", "ZSIM_PURE_PYTHON"),
+@pytest.mark.parametrize(("digests", "env", "chosen", "why"), [
+    (("match", "match"), None, "native", "compiled"),
+    (("old", "match"), None, "source", "older than estimates.py"),
+    (("match", "old"), None, "source", "older than queries.py"),
+    ((None, None), None, "source", "no compiled copy"),
+    (("match", None), None, "source", "no compiled copy"),
+    (("match", "match"), "1", "source", "ZSIM_PURE_PYTHON"),
 ])
-def test_the_compiled_copy_is_used_only_while_it_matches_the_source(
-        monkeypatch: pytest.MonkeyPatch, digest: str | None, env: str | None, chosen: str,
-        why: str) -> None:
+def test_the_compiled_copies_are_used_only_while_they_match_their_sources(
+        monkeypatch: pytest.MonkeyPatch, digests: tuple[str | None, str | None],
+        env: str | None, chosen: str, why: str) -> None:
     native = types.ModuleType(model.NATIVE)
-    if digest is not None:
-        source = Path(estimates.__file__).read_bytes()
-        native.SOURCE_DIGEST = (  # type: ignore[attr-defined]
-            hashlib.sha256(source).hexdigest() if digest == "match" else "0" * 64)
-    monkeypatch.setitem(sys.modules, model.NATIVE, native if digest is not None else None)
+    for name, source, digest in ((model.NATIVE, estimates, digests[0]),
+                                 (model.QUERIES_NATIVE, queries, digests[1])):
+        copy = types.ModuleType(name)
+        if name == model.NATIVE:
+            copy = native
+        if digest is not None:
+            text = Path(source.__file__).read_bytes()
+            copy.SOURCE_DIGEST = (  # type: ignore[attr-defined]
+                hashlib.sha256(text).hexdigest() if digest == "match" else "0" * 64)
+        monkeypatch.setitem(sys.modules, name, copy if digest is not None else None)
     if env is None:
         monkeypatch.delenv("ZSIM_PURE_PYTHON", raising=False)
     else:

@@ -143,9 +143,14 @@ def triggered_abilities(t: Tables, rules: Rules, p: PlayerState, action: int,
                         used: set[int]) -> list:
     """('ability', card) for each tableau card this action triggers that can resolve now and
     has not resolved yet this turn."""
-    ability = t.card_ability
-    return [("ability", card) for r, card in triggered_cards(t, rules, p)[action]
-            if card not in used and feasible_options(t, rules, p, ability[card], r)]
+    abilities = t.card_ability
+    options = []
+    for r, card in triggered_cards(t, rules, p)[action]:
+        ability = abilities[card]  # every card that can be in a tableau has one
+        if card not in used and ability is not None and feasible_options(t, rules, p, ability,
+                                                                         r):
+            options.append(("ability", card))
+    return options
 
 
 # --- what an ability costs -------------------------------------------------------------------
