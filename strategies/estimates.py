@@ -405,10 +405,10 @@ class Estimator:
         """The best Palace tile a Palace in ``r`` would take now, net of its Unrest."""
         best = self._best_tile[r]
         if best is None:
-            u, cap = self.p.unrest[r], self.cap
+            rules, p = self.rules, self.p
             best = 0.0
-            for vp, k, _ in self.tile_vp(r):
-                if u + k <= cap:
+            for vp, k, steps in self.tile_vp(r):
+                if queries.costs_payable(rules, p, steps, r):
                     v = self.w.palaces * vp - (self.unrest_cost(r, k) if k else 0.0)
                     if v > best:
                         best = v
@@ -491,21 +491,20 @@ class Estimator:
         if self._spots is not None:
             return self._spots
         p, board, seat, f = self.p, self.board, self.seat, self.f
-        usable = self.view.usable_mausoleum_slots
         values = f.slot_values
         worth, dist, mine = [], [], []
         spot_dist = self._spot_dist
-        for spot in board.mausoleum:
-            slots = spot.slots
-            if seat in slots:
+        open_slot = queries.mausoleum_slots(self.tables, board, p)
+        for j, spot in enumerate(board.mausoleum):
+            if seat in spot.slots:
                 worth.append(0)
                 mine.append(True)
                 dist.append(0)
                 continue
             mine.append(False)
-            first_open = slots.index(NO_ONE) if NO_ONE in slots else usable
-            if first_open < usable:
-                worth.append(values[first_open])
+            slot = open_slot[j]
+            if slot != NO_ONE:
+                worth.append(values[slot])
                 dist.append(spot_dist(spot.condition, spot.where))
             else:
                 worth.append(0)
@@ -804,7 +803,7 @@ class Estimator:
         seat, board, limit = self.seat, self.board, self.limit
         workforce, hire_cap = rules.workforce_workers, self.cap - rules.hire_unrest
         officials, workers, unrest, tableau = p.officials, p.workers, p.unrest, p.tableau
-        alchemist_room = any(officials[i][0] and len(tableau[i]) < limit for i in REGIONS)
+        alchemist_room = bool(queries.elixir_card_regions(rules, p))
         rates = (self._walls or self.walls())[0]
         type_rates = [rates.get(key, 0.0) for key in OFFICIAL_KEYS]
         missing, pal_dist = self.missing, self.pal_dist
@@ -1045,8 +1044,7 @@ class Estimator:
         symbols = sum(1 for x in f.elixir_spaces if s < x <= s2)
         if symbols:
             reward = self.soldier_value() if p.soldiers else 0.0
-            if p.alchemist_supply and any(p.officials[r][0] and len(p.tableau[r]) < self.limit
-                                          for r in REGIONS):
+            if p.alchemist_supply and queries.elixir_card_regions(self.rules, p):
                 reward = max(reward, w.elixir * self.vp_projection() + 1.0)
             v += symbols * reward
         master = f.master_space

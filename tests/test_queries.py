@@ -184,6 +184,35 @@ def test_a_triggered_ability_is_offered_once_and_not_in_a_region_at_the_cap(tabl
     assert queries.triggered_abilities(t, rules, p, action, set()) == []
 
 
+# --- room for cards, the Mausoleum ----------------------------------------------------------
+
+
+def test_an_elixir_symbol_places_an_alchemist_card_only_by_an_alchemist_with_room(table):
+    # Rulebook, Search for the Elixir: an Alchemist card goes to a region holding one of the
+    # player's Alchemists; RULINGS 12: it counts towards the three cards of the region.
+    _, rules, _, p = table
+    p.officials[CHU][ALCH] = p.officials[ZHAO][ALCH] = 1
+    p.officials[WEI][ARCH] = 1
+    p.tableau[ZHAO] = [1, 2, 3]
+    assert queries.elixir_card_regions(rules, p) == (CHU,)
+    assert queries.with_room(rules, p, (WEI, ZHAO)) == (WEI,)
+
+
+def test_a_soldier_takes_the_topmost_open_slot_of_a_spot_it_is_not_on(table):
+    # RULINGS 10: three slots worth 8, 5, 3 taken top down, the third only with three or more
+    # players; one soldier of a player per tile.
+    t, _, state, p = table
+    spots = state.mausoleum
+    spots[0].slots[0] = p.seat
+    spots[1].slots[0] = p.seat + 1
+    spots[2].slots[:] = [p.seat + 1, p.seat + 2, p.seat + 3]
+    slots = queries.mausoleum_slots(t, state, p)
+    assert slots[:4] == [NO_ONE, 1, NO_ONE, 0]
+    state.n = 2  # with two players the third slot is not used
+    spots[3].slots[:2] = [p.seat + 1, p.seat + 2]
+    assert queries.mausoleum_slots(t, state, p)[3] == NO_ONE
+
+
 # --- what an ability costs -------------------------------------------------------------------
 
 

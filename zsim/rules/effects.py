@@ -107,7 +107,7 @@ def _alchemist_regions(g: Table, p: PlayerState, where: str) -> tuple[int, ...]:
         candidates = tuple(r for r in ALL_REGIONS if p.officials[r][0])
     else:
         candidates = (REGION_INDEX[where],)
-    return pieces.with_room(g, p, candidates)
+    return queries.with_room(g.rules, p, candidates)
 
 
 # --- the effects ----------------------------------------------------------------------------

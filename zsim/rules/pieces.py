@@ -56,11 +56,6 @@ def alchemist_card_options(p: PlayerState, regions: tuple[int, ...]) -> list[tup
     return [(c, r) for r in regions for c in p.alchemist_supply]
 
 
-def with_room(g: Table, p: PlayerState, regions: tuple[int, ...]) -> tuple[int, ...]:
-    limit = g.rules.region_card_limit
-    return tuple(r for r in regions if len(p.tableau[r]) < limit)
-
-
 def place_alchemist_card(g: Table, p: PlayerState, card: int, region: int) -> None:
     """An Alchemist card goes into the tableau with no tokens and no Unrest."""
     p.alchemist_supply.remove(card)
@@ -73,8 +68,8 @@ def place_alchemist_card(g: Table, p: PlayerState, card: int, region: int) -> No
 def elixir_reward(g: Table, p: PlayerState) -> None:
     """At an Elixir symbol: unlock a soldier or place an Alchemist card where an Alchemist is."""
     options: list = ["soldier"] if p.soldiers else []
-    with_alchemist = with_room(g, p, tuple(r for r in range(5) if p.officials[r][0]))
-    options += [("card", c, r) for c, r in alchemist_card_options(p, with_alchemist)]
+    regions = queries.elixir_card_regions(g.rules, p)
+    options += [("card", c, r) for c, r in alchemist_card_options(p, regions)]
     if not options:
         return
     choice = g.ask(p.seat, "elixir", options)

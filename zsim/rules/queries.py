@@ -153,6 +153,35 @@ def triggered_abilities(t: Tables, rules: Rules, p: PlayerState, action: int,
     return options
 
 
+# --- room for cards, soldiers on the Mausoleum -----------------------------------------------
+
+
+def with_room(rules: Rules, p: PlayerState, regions: tuple[int, ...]) -> tuple[int, ...]:
+    """The ``regions`` that can take one more card (Alchemist cards obey the card limit)."""
+    limit = rules.region_card_limit
+    return tuple(r for r in regions if len(p.tableau[r]) < limit)
+
+
+def elixir_card_regions(rules: Rules, p: PlayerState) -> tuple[int, ...]:
+    """Where an Elixir symbol may place an Alchemist card: regions with an Alchemist official
+    and room for a card."""
+    return with_room(rules, p, tuple(r for r in ALL_REGIONS if p.officials[r][0]))
+
+
+def mausoleum_slots(t: Tables, state: GameState, p: PlayerState) -> list[int]:
+    """Per Mausoleum spot, the slot this player's next soldier would take there (the topmost
+    open one), or ``NO_ONE`` where the player already stands or no usable slot is open (the
+    third slot needs three players). Whether the player meets the spot's condition is another
+    question."""
+    usable, seat = t.mausoleum_slots[state.n], p.seat
+    found = []
+    for spot in state.mausoleum:
+        slots = spot.slots
+        first = slots.index(NO_ONE) if NO_ONE in slots and seat not in slots else usable
+        found.append(first if first < usable else NO_ONE)
+    return found
+
+
 # --- what an ability costs -------------------------------------------------------------------
 
 
