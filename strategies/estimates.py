@@ -494,17 +494,17 @@ class Estimator:
         values = f.slot_values
         worth, dist, mine = [], [], []
         spot_dist = self._spot_dist
-        open_slot = queries.mausoleum_slots(self.tables, board, p)
+        free = queries.free_spots(self.tables, board, p)
         for j, spot in enumerate(board.mausoleum):
-            if seat in spot.slots:
+            slots = spot.slots
+            if seat in slots:
                 worth.append(0)
                 mine.append(True)
                 dist.append(0)
                 continue
             mine.append(False)
-            slot = open_slot[j]
-            if slot != NO_ONE:
-                worth.append(values[slot])
+            if j in free:
+                worth.append(values[slots.index(NO_ONE)])
                 dist.append(spot_dist(spot.condition, spot.where))
             else:
                 worth.append(0)

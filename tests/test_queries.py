@@ -198,7 +198,7 @@ def test_an_elixir_symbol_places_an_alchemist_card_only_by_an_alchemist_with_roo
     assert queries.with_room(rules, p, (WEI, ZHAO)) == (WEI,)
 
 
-def test_a_soldier_takes_the_topmost_open_slot_of_a_spot_it_is_not_on(table):
+def test_a_soldier_may_go_where_it_is_not_yet_and_the_top_open_slot_is_usable(table):
     # RULINGS 10: three slots worth 8, 5, 3 taken top down, the third only with three or more
     # players; one soldier of a player per tile.
     t, _, state, p = table
@@ -206,11 +206,13 @@ def test_a_soldier_takes_the_topmost_open_slot_of_a_spot_it_is_not_on(table):
     spots[0].slots[0] = p.seat
     spots[1].slots[0] = p.seat + 1
     spots[2].slots[:] = [p.seat + 1, p.seat + 2, p.seat + 3]
-    slots = queries.mausoleum_slots(t, state, p)
-    assert slots[:4] == [NO_ONE, 1, NO_ONE, 0]
-    state.n = 2  # with two players the third slot is not used
     spots[3].slots[:2] = [p.seat + 1, p.seat + 2]
-    assert queries.mausoleum_slots(t, state, p)[3] == NO_ONE
+    free = queries.free_spots(t, state, p)
+    assert 0 not in free and 2 not in free
+    assert {1, 3} <= set(free)
+    state.n = 2  # with two players the third slot is not used
+    free = queries.free_spots(t, state, p)
+    assert 1 in free and 3 not in free
 
 
 # --- what an ability costs -------------------------------------------------------------------

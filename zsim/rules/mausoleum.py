@@ -81,8 +81,7 @@ CONDITIONS: dict[str, Callable[[Table, PlayerState, int], bool]] = {
 
 def free_spots(g: Table, p: PlayerState) -> list[int]:
     """Spots with an open usable slot and none of this player's soldiers (condition ignored)."""
-    return [i for i, slot in enumerate(queries.mausoleum_slots(g.t, g.state, p))
-            if slot != NO_ONE]
+    return queries.free_spots(g.t, g.state, p)
 
 
 def eligible_spots(g: Table, p: PlayerState) -> list[int]:

@@ -168,18 +168,17 @@ def elixir_card_regions(rules: Rules, p: PlayerState) -> tuple[int, ...]:
     return with_room(rules, p, tuple(r for r in ALL_REGIONS if p.officials[r][0]))
 
 
-def mausoleum_slots(t: Tables, state: GameState, p: PlayerState) -> list[int]:
-    """Per Mausoleum spot, the slot this player's next soldier would take there (the topmost
-    open one), or ``NO_ONE`` where the player already stands or no usable slot is open (the
-    third slot needs three players). Whether the player meets the spot's condition is another
-    question."""
+def free_spots(t: Tables, state: GameState, p: PlayerState) -> list[int]:
+    """Mausoleum spots where this player's next soldier may go, the player's condition aside:
+    none of the player's soldiers there, and the topmost open slot (the one a soldier takes)
+    usable (the third slot needs three players)."""
     usable, seat = t.mausoleum_slots[state.n], p.seat
-    found = []
-    for spot in state.mausoleum:
+    free = []
+    for i, spot in enumerate(state.mausoleum):
         slots = spot.slots
-        first = slots.index(NO_ONE) if NO_ONE in slots and seat not in slots else usable
-        found.append(first if first < usable else NO_ONE)
-    return found
+        if seat not in slots and NO_ONE in slots and slots.index(NO_ONE) < usable:
+            free.append(i)
+    return free
 
 
 # --- what an ability costs -------------------------------------------------------------------
