@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from zsim.rules import queries
 from zsim.rules.tables import ALCHEMIST, REGION_INDEX, SUIT_INDEX
 from zsim.state import NO_ONE
 
@@ -297,11 +298,10 @@ class Estimator:
         table is a copy made for each decision, so this decision's copy is read."""
         self.p = p = self.view.me
         self.board = self.view.board
-        rules, cap = self.rules, self.cap
-        offs, unrest = p.officials, p.unrest
-        hire_cap = cap - rules.hire_unrest
-        self.missing = [(not o[0]) + (not o[1]) + (not o[2]) for o in offs]
-        self.hire_ok = [o[2] > 0 and u <= hire_cap for o, u in zip(offs, unrest, strict=True)]
+        rules = self.rules
+        self.missing = [(not o[0]) + (not o[1]) + (not o[2]) for o in p.officials]
+        hire = queries.hire_regions(rules, p)
+        self.hire_ok = [r in hire for r in REGIONS]
         self.n_hire_ok = sum(self.hire_ok)
         self.total_workers = sum(p.workers)
         self.worker_regions = 5 - p.workers.count(0)
@@ -323,7 +323,7 @@ class Estimator:
         self._vp_proj: float | None = None
         self._card_values: dict[int, float] = {}
         self._activations: list[float] | None = None
-        self._triggered: list[list[int]] | None = None
+        self._triggered: list[list[tuple[int, int]]] | None = None
         self._tokens: dict[tuple[int, int], float] = {}
 
     # --- helpers -------------------------------------------------------------------------
@@ -405,10 +405,10 @@ class Estimator:
         """The best Palace tile a Palace in ``r`` would take now, net of its Unrest."""
         best = self._best_tile[r]
         if best is None:
-            u, cap = self.p.unrest[r], self.cap
+            rules, p = self.rules, self.p
             best = 0.0
-            for vp, k, _ in self.tile_vp(r):
-                if u + k <= cap:
+            for vp, k, steps in self.tile_vp(r):
+                if queries.costs_payable(rules, p, steps, r):
                     v = self.w.palaces * vp - (self.unrest_cost(r, k) if k else 0.0)
                     if v > best:
                         best = v
@@ -491,11 +491,11 @@ class Estimator:
         if self._spots is not None:
             return self._spots
         p, board, seat, f = self.p, self.board, self.seat, self.f
-        usable = self.view.usable_mausoleum_slots
         values = f.slot_values
         worth, dist, mine = [], [], []
         spot_dist = self._spot_dist
-        for spot in board.mausoleum:
+        free = queries.free_spots(self.tables, board, p)
+        for j, spot in enumerate(board.mausoleum):
             slots = spot.slots
             if seat in slots:
                 worth.append(0)
@@ -503,9 +503,8 @@ class Estimator:
                 dist.append(0)
                 continue
             mine.append(False)
-            first_open = slots.index(NO_ONE) if NO_ONE in slots else usable
-            if first_open < usable:
-                worth.append(values[first_open])
+            if j in free:
+                worth.append(values[slots.index(NO_ONE)])
                 dist.append(spot_dist(spot.condition, spot.where))
             else:
                 worth.append(0)
@@ -644,34 +643,10 @@ class Estimator:
 
     # --- Walls -----------------------------------------------------------------------------
 
-    def wall_counts(self) -> dict[str, int]:
-        """What each Wall tile kind counts for us now: ``scoring.wall_count`` computed from this
-        decision's summaries (a test holds the two equal)."""
-        seat = self.seat
-        counts, totals = self.type_counts()
-        alchemists = architects = generals = palaces = pairs = 0
-        for o in self.p.officials:
-            if o[0]:
-                alchemists += 1
-            if o[1]:
-                architects += 1
-            if o[2]:
-                generals += 1
-        for row in self.board.palace_count:
-            if row[seat]:
-                palaces += 1
-        for row in counts:
-            if max(row) >= 2:
-                pairs += 1
-        return {
-            "alchemist": alchemists, "architect": architects, "general": generals,
-            "regions_with_workers": self.worker_regions, "regions_with_palace": palaces,
-            "regions_with_pair": pairs, "quadruplets": min(totals),
-        }
-
     def walls(self) -> tuple:
         """(VP gained per +1 of each counted thing, open slots per section as
-        [(slot, tier, expected VP)] or None where we have a Wall or none is left)."""
+        [(slot, tier, expected VP)], or None where we cannot build: a Wall of ours there, no
+        Wall left, no slot open; ``queries.wall_slots`` with no Workers paid)."""
         if self._walls is not None:
             return self._walls
         memo = self.memo
@@ -682,38 +657,41 @@ class Estimator:
             for section in self.board.walls:
                 tile = tiles[section.wall_tile]
                 scoring = tile.a if section.wall_face == "a" else tile.b
-                key = scoring.kind if scoring.official is None else scoring.official
+                key = queries.wall_key(scoring)
                 sections.append((key, tuple(scoring.values), 3 if key == "quadruplets" else 5))
             memo["walls"] = sections
         seat, p, disc = self.seat, self.p, self.disc
-        counts = self.wall_counts()
+        counts = queries.wall_counts(self.tables, self.board, p)
+        open_by: dict[int, list[int]] = {}
+        for s, i in queries.wall_slots(self.board, p, free=True):
+            open_by.setdefault(s, []).append(i)
         rates: dict[str, float] = {}
         open_slots: list = []
         have = self.worker_regions
         growth = 0.35 * self.frac
         ww = self.w.walls
-        walls_left = p.walls
-        for (key, values, most), section in zip(sections, self.board.walls, strict=True):
+        for s, ((key, values, most), section) in enumerate(
+                zip(sections, self.board.walls, strict=True)):
             slots, tiers = section.slots, section.tiers
             if seat in slots:
                 rates[key] = rates.get(key, 0.0) + values[tiers[slots.index(seat)] - 1]
                 open_slots.append(None)
                 continue
-            if not walls_left:
+            buildable = open_by.get(s)
+            if buildable is None:
                 open_slots.append(None)
                 continue
             count = counts[key]
             expect = ww * (count + growth * (most - count if most > count else 0))
             best_rate = 0.0
             found = []
-            for i, h in enumerate(slots):
-                if h == NO_ONE:
-                    t = tiers[i]
-                    value = values[t - 1]
-                    found.append((i, t, value * expect))
-                    rate = value * disc[1 + t - have if t > have else 1]
-                    if rate > best_rate:
-                        best_rate = rate
+            for i in buildable:
+                t = tiers[i]
+                value = values[t - 1]
+                found.append((i, t, value * expect))
+                rate = value * disc[1 + t - have if t > have else 1]
+                if rate > best_rate:
+                    best_rate = rate
             rates[key] = rates.get(key, 0.0) + best_rate
             open_slots.append(found)
         self._walls = ({k: v * ww for k, v in rates.items()}, open_slots)
@@ -782,24 +760,19 @@ class Estimator:
         return hit
 
     def best_wall(self) -> float:
-        """The best Wall a Court action can build now: an open slot of a section without ours,
-        its tier within our regions with Workers (as ``pieces.wall_slot_options``: a test holds
-        them equal), net of the Workers paid."""
-        have = self.worker_regions
-        walls = self.board.walls
+        """The best Wall a Court action can build now (``queries.wall_slots``), net of the
+        Workers paid."""
+        walls, found_by = self.board.walls, self.walls()[1]
         best = -math.inf
-        for s, found in enumerate(self.walls()[1]):
-            if not found:
-                continue
-            top = max(walls[s].tiers)
-            bonus = self.section_bonus(s)
-            for _, t, vp in found:
-                if t <= have:
-                    v = vp + bonus - self.pay_cost(t)
-                    if t == top:
-                        v += self.spot_ready("high_wall", walls[s].site)
-                    if v > best:
-                        best = v
+        for s, i in queries.wall_slots(self.board, self.p, free=False):
+            section = walls[s]
+            t = section.tiers[i]
+            vp = next(vp for j, _, vp in found_by[s] if j == i)
+            v = vp + self.section_bonus(s) - self.pay_cost(t)
+            if t == max(section.tiers):
+                v += self.spot_ready("high_wall", section.site)
+            if v > best:
+                best = v
         return best
 
     # --- Officials, Workers, Unrest --------------------------------------------------------
@@ -830,7 +803,7 @@ class Estimator:
         seat, board, limit = self.seat, self.board, self.limit
         workforce, hire_cap = rules.workforce_workers, self.cap - rules.hire_unrest
         officials, workers, unrest, tableau = p.officials, p.workers, p.unrest, p.tableau
-        alchemist_room = any(officials[i][0] and len(tableau[i]) < limit for i in REGIONS)
+        alchemist_room = bool(queries.elixir_card_regions(rules, p))
         rates = (self._walls or self.walls())[0]
         type_rates = [rates.get(key, 0.0) for key in OFFICIAL_KEYS]
         missing, pal_dist = self.missing, self.pal_dist
@@ -1071,8 +1044,7 @@ class Estimator:
         symbols = sum(1 for x in f.elixir_spaces if s < x <= s2)
         if symbols:
             reward = self.soldier_value() if p.soldiers else 0.0
-            if p.alchemist_supply and any(p.officials[r][0] and len(p.tableau[r]) < self.limit
-                                          for r in REGIONS):
+            if p.alchemist_supply and queries.elixir_card_regions(self.rules, p):
                 reward = max(reward, w.elixir * self.vp_projection() + 1.0)
             v += symbols * reward
         master = f.master_space
@@ -1142,24 +1114,18 @@ class Estimator:
                                            p.officials[r][ALCHEMIST_OFFICIAL],
                                            counts[r][ALCHEMIST]))
 
-    def triggered(self) -> list[list[int]]:
-        """Per Court action, the tableau cards it would activate: ``turn.triggered_abilities``
-        for all six actions in one pass (a test holds them equal). Cards whose Unrest costs do
-        not fit are listed too; ``card_value`` prices them out."""
+    def triggered(self) -> list[list[tuple[int, int]]]:
+        """Per Court action, (region, card) of the tableau cards it would activate
+        (``queries.triggered_cards``). Cards whose Unrest costs do not fit are listed too;
+        ``card_value`` prices them out."""
         if self._triggered is None:
-            p, trigger, cap = self.p, self.f.card_trigger, self.cap
-            emperor = p.emperor
-            by = self._triggered = [[] for _ in range(6)]
-            for r, cards in enumerate(p.tableau):
-                if p.unrest[r] < cap:
-                    for c in cards:
-                        by[emperor.get(c, trigger[c])].append(c)
+            self._triggered = queries.triggered_cards(self.tables, self.rules, self.p)
         return self._triggered
 
     def fired_value(self, action: int) -> float:
         """What activating every card ``action`` triggers is worth now (each only if it pays)."""
         total = 0.0
-        for card in self.triggered()[action]:
+        for _, card in self.triggered()[action]:
             v = self.card_value(card)
             if v > 0:
                 total += v
@@ -1182,26 +1148,14 @@ class Estimator:
 
     def alternatives_value(self, alternatives: tuple, here: int, slot: int, suit: int) -> float:
         """The best alternative whose Unrest costs fit (none fits: a large negative)."""
+        rules, p = self.rules, self.p
         best = -1e9
         for steps in alternatives:
-            if self.affordable(steps, here):
+            if queries.costs_payable(rules, p, steps, here):
                 v = self.steps_value(steps, here, slot, suit)
                 if v > best:
                     best = v
         return best
-
-    def affordable(self, steps: tuple, here: int) -> bool:
-        unrest, cap = self.p.unrest, self.cap
-        added = [0, 0, 0, 0, 0]
-        for e in steps:
-            if e.effect == "raise_unrest":
-                r = here if e.where == "here" else REGION_INDEX[e.where]
-                if r < 0:
-                    return False
-                added[r] += e.amount
-                if unrest[r] + added[r] > cap:
-                    return False
-        return True
 
     def steps_value(self, steps: tuple, here: int, slot: int, suit: int) -> float:
         """Resolving these steps now, in this state."""
@@ -1259,12 +1213,8 @@ class Estimator:
                 return 0.0
             return max(self.palace_value(r, free=True, large=e.large_token) for r in REGIONS)
         if kind == "build_wall_free":
-            if not p.walls:
-                return 0.0
             return max((self.wall_value(s, i, free=True)
-                        for s, section in enumerate(self.board.walls)
-                        if self.seat not in section.slots
-                        for i, h in enumerate(section.slots) if h == NO_ONE), default=0.0)
+                        for s, i in queries.wall_slots(self.board, p, free=True)), default=0.0)
         return 0.0
 
     def recruit_value(self, e: Any, here: int) -> float:

@@ -28,7 +28,8 @@ from strategies.base import Strategy
 from strategies.estimates import ELIXIR, GOVERNOR, HIRE, PALACE, RECRUIT, WEIGHTS
 from strategies.model import ESTIMATES
 from zsim.decisions import Decision
-from zsim.rules.tables import ACTION_INDEX, LOWER_ACTIONS
+from zsim.rules import queries
+from zsim.rules.tables import ACTION_INDEX
 from zsim.state import NO_ONE
 from zsim.view import PlayerView
 from zsim.yamlload import safe_load
@@ -242,7 +243,7 @@ class HeuristicStrategy(Strategy):
                 if v > keep.get(card, 0.0):
                     keep[card] = v
         board = view.board
-        below = board.court[-1] if board.court else 0
+        below = queries.court_top(board)
         free = board.court_free
         move = MOVE * est.frac  # the exact move is weighed when the activation is asked
         actions: dict[int, float] = {}
@@ -258,7 +259,7 @@ class HeuristicStrategy(Strategy):
                 v = actions.get(action)
                 if v is None:
                     v = actions[action] = self.action_value(view, est, action)
-                if free or ((card < below) if action in LOWER_ACTIONS else (card > below)):
+                if queries.activates(action, card, below, free):
                     f = fired.get(action)
                     if f is None:
                         f = fired[action] = max(est.fired_value(action), move)
@@ -285,13 +286,15 @@ class HeuristicStrategy(Strategy):
             return est.best_official([t for t in range(3) if supply[t]])
         if action == HIRE:
             return max(est.worker_value(r, rules.hire_workers) - est.unrest_cost(
-                r, rules.hire_unrest) for r in range(5) if est.hire_ok[r])
+                r, rules.hire_unrest) for r in queries.hire_regions(rules, view.me))
         if action == ELIXIR:
             return est.ship_value(rules.elixir_steps)
         if action == GOVERNOR:
-            return max(est.governor_value(r, free=False) for r in range(5) if not est.missing[r])
+            return max(est.governor_value(r, free=False)
+                       for r in queries.governor_regions(view.me))
         if action == PALACE:
-            return max(est.palace_value(r, free=False) for r in view.palace_regions())
+            return max(est.palace_value(r, free=False)
+                       for r in queries.palace_regions(rules, view.me))
         return est.best_wall()
 
     # --- Court actions and what they lead to --------------------------------------------------

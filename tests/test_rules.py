@@ -5,7 +5,7 @@ from __future__ import annotations
 from strategies.random_bot import RandomStrategy
 from zsim.components.schema import COLOURS
 from zsim.game import play_game
-from zsim.rules import effects, mausoleum, pieces, rewards, scoring, turn
+from zsim.rules import effects, mausoleum, pieces, queries, rewards, scoring, turn
 from zsim.rules.tables import ACTION_INDEX
 from zsim.state import NO_ONE
 
@@ -59,7 +59,7 @@ def test_second_and_third_card_raise_unrest_and_pay_one_two_three_tokens(make_ga
         turn.unify(g, p, card_of(g, WRITING), CHU)
         assert p.unrest[CHU] == expected_unrest
         assert p.tokens[WRITING] == expected_tokens
-    assert CHU not in turn.unify_regions(g, p)  # three cards: the region is full
+    assert CHU not in queries.unify_regions(g.rules, p)  # three cards: the region is full
 
 
 def test_unification_tokens_stop_at_an_exhausted_supply(make_game):
@@ -81,18 +81,18 @@ def test_unrest_cap_blocks_a_card_that_would_push_unrest_over_three(make_game):
     turn.unify(g, p, card_of(g, WRITING), QI)
     turn.unify(g, p, card_of(g, WRITING), QI)
     p.unrest[QI] = 2  # the 3rd card would add 2
-    assert QI not in turn.unify_regions(g, p)
+    assert QI not in queries.unify_regions(g.rules, p)
     p.unrest[QI] = 1
-    assert QI in turn.unify_regions(g, p)
+    assert QI in queries.unify_regions(g.rules, p)
 
 
 def test_unrest_cap_blocks_hiring_and_unrest_costing_abilities(make_game):
     g = make_game()
     p = g.state.players[0]
     recruit(p, CHU, GEN)
-    assert turn.hire_regions(g, p) == [CHU]
+    assert queries.hire_regions(g.rules, p) == [CHU]
     p.unrest[CHU] = 3
-    assert turn.hire_regions(g, p) == []
+    assert queries.hire_regions(g.rules, p) == []
     ability = g.t.box.abilities["unrest_tokens_own"]
     ctx = effects.Context(CHU, 0, WRITING, "vp_cards")
     assert effects.feasible_options(g, p, ability, ctx, full=False) == []
@@ -104,9 +104,9 @@ def test_hire_needs_a_general_and_raises_unrest(make_game):
     g = make_game()
     p = g.state.players[0]
     recruit(p, WEI, ARCH)
-    assert ACTION_INDEX["hire"] not in turn.court_actions(g, p)
+    assert ACTION_INDEX["hire"] not in queries.court_actions(g.t, g.rules, g.state, p)
     recruit(p, WEI, GEN, 2)
-    assert ACTION_INDEX["hire"] in turn.court_actions(g, p)
+    assert ACTION_INDEX["hire"] in queries.court_actions(g.t, g.rules, g.state, p)
     turn.perform_hire(g, p)
     assert p.workers[WEI] == 2  # two Generals still hire two Workers
     assert p.unrest[WEI] == 1
@@ -120,9 +120,9 @@ def test_palace_pays_two_workers_there_and_one_elsewhere_takes_tile_and_large_to
     p = g.state.players[0]
     recruit(p, ZHAO, ARCH)
     p.workers[ZHAO] = 2
-    assert turn.palace_regions(g, p) == []  # no Worker elsewhere
+    assert queries.palace_regions(g.rules, p) == []  # no Worker elsewhere
     p.workers[YAN] = 1
-    assert turn.palace_regions(g, p) == [ZHAO]
+    assert queries.palace_regions(g.rules, p) == [ZHAO]
     tiles_before = len(g.state.palace_tiles[ZHAO])
     turn.perform_palace(g, p)
     assert p.workers == [0, 0, 0, 0, 0]
@@ -159,11 +159,11 @@ def test_governor_needs_one_official_of_each_type_and_resets_unrest(make_game):
     p = g.state.players[0]
     recruit(p, QI, ALCH)
     recruit(p, QI, ARCH)
-    assert turn.governor_regions(p) == []
+    assert queries.governor_regions(p) == []
     recruit(p, QI, GEN)
     recruit(p, QI, GEN)
     p.unrest[QI] = 2
-    assert turn.governor_regions(p) == [QI]
+    assert queries.governor_regions(p) == [QI]
     g.strategies[0].script("governor_slot", "area")
     turn.perform_governor(g, p)
     assert p.officials[QI] == [0, 0, 1]
@@ -190,10 +190,11 @@ def test_wall_workers_come_from_distinct_regions(make_game):
     p = g.state.players[0]
     p.workers[CHU] = 5
     # a single region with Workers pays only 1-Worker slots
-    assert {g.state.walls[s].tiers[i] for s, i in pieces.wall_slot_options(g, p, False)} == {1}
+    slots = queries.wall_slot_options(g.state, p, False)
+    assert {g.state.walls[s].tiers[i] for s, i in slots} == {1}
     p.workers[YAN] = 1
-    assert pieces.wall_payments(p, 2) == [(CHU, YAN)]
-    assert pieces.wall_payments(p, 3) == []
+    assert queries.wall_payments(p, 2) == [(CHU, YAN)]
+    assert queries.wall_payments(p, 3) == []
 
 
 def test_one_wall_per_section_per_player(make_game):
@@ -201,10 +202,10 @@ def test_one_wall_per_section_per_player(make_game):
     p = g.state.players[0]
     p.workers = [1, 1, 1, 1, 1]
     pieces.build_wall(g, p, 0, 0)
-    assert all(s != 0 for s, _ in pieces.wall_slot_options(g, p, False))
+    assert all(s != 0 for s, _ in queries.wall_slot_options(g.state, p, False))
     other = g.state.players[1]
     other.workers = [1, 1, 1, 1, 1]
-    assert any(s == 0 for s, _ in pieces.wall_slot_options(g, other, False))
+    assert any(s == 0 for s, _ in queries.wall_slot_options(g.state, other, False))
 
 
 def test_emperor_tile_goes_only_to_a_first_builder_with_a_tucked_card(make_game):
@@ -303,9 +304,9 @@ def test_no_activation_in_a_region_at_unrest_three(make_game):
     p = g.state.players[0]
     card = _tableau_with(g, p, "recruit", region=YAN)
     p.unrest[YAN] = 3
-    assert turn.triggered_abilities(g, p, ACTION_INDEX["recruit"], set()) == []
+    assert queries.triggered_abilities(g.t, g.rules, p, ACTION_INDEX["recruit"], set()) == []
     p.unrest[YAN] = 2
-    assert turn.triggered_abilities(g, p, ACTION_INDEX["recruit"], set()) in (
+    assert queries.triggered_abilities(g.t, g.rules, p, ACTION_INDEX["recruit"], set()) in (
         [("ability", card)], [])  # offered unless its own costs do not fit
 
 
@@ -314,7 +315,7 @@ def test_chu_and_yan_are_not_adjacent(make_game):
     p = g.state.players[0]
     recruit(p, CHU, GEN)
     recruit(p, YAN, ARCH)
-    assert sorted(pieces.official_moves(p)) == [(ARCH, YAN, QI), (GEN, CHU, WEI)]
+    assert sorted(queries.official_moves(p)) == [(ARCH, YAN, QI), (GEN, CHU, WEI)]
 
 
 # --- Elixir route ---------------------------------------------------------------------------
@@ -349,7 +350,7 @@ def test_end_of_the_elixir_route_wastes_movement_and_blocks_the_action(make_game
     p.ship = end - 1
     pieces.move_ship(g, p, 3)
     assert p.ship == end
-    assert ACTION_INDEX["elixir"] not in turn.court_actions(g, p)
+    assert ACTION_INDEX["elixir"] not in queries.court_actions(g.t, g.rules, g.state, p)
     ctx = effects.Context(NO_ONE, 0, WRITING, "vp_rewards")
     assert effects.feasible_options(g, p, g.t.box.abilities["r_ship_4"], ctx, full=True) == []
 
@@ -373,7 +374,7 @@ def test_a_ship_card_does_not_activate_at_the_end_of_the_route(make_game):
     g.state.decks[WRITING].remove(card)
     turn.unify(g, p, card, CHU)
     p.ship = len(g.t.box.board.elixir.vp) - 1
-    assert turn.triggered_abilities(g, p, g.t.card_trigger[card], set()) == []
+    assert queries.triggered_abilities(g.t, g.rules, p, g.t.card_trigger[card], set()) == []
 
 
 def _governor_tile(g, ability):

@@ -29,7 +29,7 @@ from zsim.cli import main
 from zsim.components import Box
 from zsim.decisions import Decision, IllegalChoice
 from zsim.game import play_game
-from zsim.rules import pieces, scoring, turn
+from zsim.rules import queries
 from zsim.view import PlayerView
 
 HEURISTIC_BOTS = ("greedy", "builder", "governor", "alchemist", "courtier", "mausoleum")
@@ -243,41 +243,6 @@ def test_bots_keep_no_state_between_games_and_survive_pickling(box: Box) -> None
     assert again.scores == fresh.scores == copied.scores
 
 
-# --- the estimates agree with the rules they mirror ----------------------------------------
-
-
-class Auditor(HeuristicStrategy):
-    """Greedy play that, at every decision, checks the estimator's fast copies of two rules."""
-
-    checks = 0
-
-    def choose(self, view: PlayerView, decision: Decision) -> Any:
-        game = view._game()  # the test may look behind the view; bots may not
-        est = model.ESTIMATES.Estimator(view, self.weights,
-                                        model.ESTIMATES.statics(view.tables, self.weights))
-        tiles = view.tables.box.wall_tiles
-        for section in view.walls:
-            tile = tiles[section.wall_tile]
-            scoring_rule = tile.a if section.wall_face == "a" else tile.b
-            key = scoring_rule.kind if scoring_rule.official is None else scoring_rule.official
-            assert est.wall_counts()[key] == scoring.wall_count(game, view.me, scoring_rule)
-        for action in range(6):
-            fired = {o[1] for o in turn.triggered_abilities(game, view.me, action, set())}
-            assert fired <= set(est.triggered()[action])
-            assert all(c in fired or est.card_value(c) < -1e8 for c in est.triggered()[action])
-        walls = {(s, i) for s, found in enumerate(est.walls()[1]) if found
-                 for i, t, _ in found if t <= est.worker_regions}
-        assert walls == set(pieces.wall_slot_options(game, view.me, free=False))
-        Auditor.checks += 1
-        return super().choose(view, decision)
-
-
-def test_fast_rule_copies_match_the_rules(box: Box) -> None:
-    play_game(box, [Auditor(**resolve("builder").params), resolve("random"),
-                    Auditor(**resolve("greedy").params)], seed=4)
-    assert Auditor.checks > 100
-
-
 # --- the compiled build of the estimates -----------------------------------------------------
 
 
@@ -305,21 +270,28 @@ def test_the_compiled_estimates_play_the_same_games_as_the_source(
     assert _mixed_games(box) == compiled
 
 
-@pytest.mark.parametrize(("digest", "env", "chosen", "why"), [
-    ("match", None, "native", "compiled"),
-    ("old", None, "source", "older than strategies/estimates.py"),
-    (None, None, "source", "no compiled copy"),
-    ("match", "1", "source", "ZSIM_PURE_PYTHON"),
+@pytest.mark.parametrize(("digests", "env", "chosen", "why"), [
+    (("match", "match"), None, "native", "compiled"),
+    (("old", "match"), None, "source", "older than estimates.py"),
+    (("match", "old"), None, "source", "older than queries.py"),
+    ((None, None), None, "source", "no compiled copy"),
+    (("match", None), None, "source", "no compiled copy"),
+    (("match", "match"), "1", "source", "ZSIM_PURE_PYTHON"),
 ])
-def test_the_compiled_copy_is_used_only_while_it_matches_the_source(
-        monkeypatch: pytest.MonkeyPatch, digest: str | None, env: str | None, chosen: str,
-        why: str) -> None:
+def test_the_compiled_copies_are_used_only_while_they_match_their_sources(
+        monkeypatch: pytest.MonkeyPatch, digests: tuple[str | None, str | None],
+        env: str | None, chosen: str, why: str) -> None:
     native = types.ModuleType(model.NATIVE)
-    if digest is not None:
-        source = Path(estimates.__file__).read_bytes()
-        native.SOURCE_DIGEST = (  # type: ignore[attr-defined]
-            hashlib.sha256(source).hexdigest() if digest == "match" else "0" * 64)
-    monkeypatch.setitem(sys.modules, model.NATIVE, native if digest is not None else None)
+    for name, source, digest in ((model.NATIVE, estimates, digests[0]),
+                                 (model.QUERIES_NATIVE, queries, digests[1])):
+        copy = types.ModuleType(name)
+        if name == model.NATIVE:
+            copy = native
+        if digest is not None:
+            text = Path(source.__file__).read_bytes()
+            copy.SOURCE_DIGEST = (  # type: ignore[attr-defined]
+                hashlib.sha256(text).hexdigest() if digest == "match" else "0" * 64)
+        monkeypatch.setitem(sys.modules, name, copy if digest is not None else None)
     if env is None:
         monkeypatch.delenv("ZSIM_PURE_PYTHON", raising=False)
     else:

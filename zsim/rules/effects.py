@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from zsim.components.schema import Ability
-from zsim.rules import mausoleum, pieces
+from zsim.rules import mausoleum, pieces, queries
 from zsim.rules.common import OFFICIAL_NAMES, REGION_NAMES, SUIT_NAMES, add_vp, gain_small_tokens
 from zsim.rules.tables import ADJACENT, ALCHEMIST, OFFICIAL_INDEX, REGION_INDEX, SUIT_INDEX
 from zsim.state import NO_ONE, PlayerState
@@ -41,34 +41,14 @@ def _region(where: str, ctx: Context) -> int:
     return ctx.here if where == "here" else REGION_INDEX[where]
 
 
-def costs_payable(g: Table, p: PlayerState, steps: tuple, here: int) -> bool:
-    """True when every Unrest increase of the steps keeps its region at or under the cap."""
-    cap = g.rules.unrest_cap
-    added = [0, 0, 0, 0, 0]
-    for e in steps:
-        if e.effect == "raise_unrest":
-            r = here if e.where == "here" else REGION_INDEX[e.where]
-            added[r] += e.amount
-            if p.unrest[r] + added[r] > cap:
-                return False
-    return True
-
-
-def choosable(g: Table, p: PlayerState, steps: tuple, here: int) -> bool:
-    """May an alternative be chosen at all? Its Unrest costs must fit, and one that moves the
-    Ship is refused while the Ship stands on the last space of the route."""
-    if pieces.ship_at_end(g, p) and any(e.effect == "ship" for e in steps):
-        return False
-    return costs_payable(g, p, steps, here)
-
-
 def feasible_options(g: Table, p: PlayerState, ability: Ability, ctx: Context,
                      full: bool) -> list[int]:
-    """Indices of the ability's alternatives that may be chosen now."""
-    return [
-        i for i, steps in enumerate(ability.options)
-        if choosable(g, p, steps, ctx.here) and (not full or performable(g, p, steps))
-    ]
+    """Indices of the ability's alternatives that may be chosen now (``queries.feasible_options``
+    and, for ``full``, performable in full)."""
+    options = queries.feasible_options(g.t, g.rules, p, ability, ctx.here)
+    if not full:
+        return options
+    return [i for i in options if performable(g, p, ability.options[i])]
 
 
 def resolve_steps(g: Table, p: PlayerState, steps: tuple, ctx: Context) -> None:
@@ -107,7 +87,7 @@ def performable(g: Table, p: PlayerState, steps: tuple) -> bool:
             if not p.palaces:
                 return False
         elif kind == "build_wall_free":
-            if not next(pieces.wall_slots(g, p, free=True), None):
+            if not next(queries.wall_slots(g.state, p, free=True), None):
                 return False
         elif kind == "gain_tokens":
             supply = g.state.supply
@@ -127,7 +107,7 @@ def _alchemist_regions(g: Table, p: PlayerState, where: str) -> tuple[int, ...]:
         candidates = tuple(r for r in ALL_REGIONS if p.officials[r][0])
     else:
         candidates = (REGION_INDEX[where],)
-    return pieces.with_room(g, p, candidates)
+    return queries.with_room(g.rules, p, candidates)
 
 
 # --- the effects ----------------------------------------------------------------------------
@@ -210,7 +190,7 @@ def ship(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
 
 def move_officials(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
     for _ in range(e.count):
-        options: list = pieces.official_moves(p)
+        options: list = queries.official_moves(p)
         if not options:
             return
         options.append("stop")
@@ -343,7 +323,7 @@ def build_palace_free(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
 
 
 def build_wall_free(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
-    options = pieces.wall_slot_options(g, p, free=True)
+    options = queries.wall_slot_options(g.state, p, free=True)
     if options:
         pieces.build_wall(g, p, *g.ask(p.seat, "wall", options, {"free": True}))
 
@@ -380,7 +360,7 @@ def palace_tile_options(g: Table, p: PlayerState, region: int) -> list[int]:
     tiles = g.t.box.palace_tiles
     return [
         kind for kind in dict.fromkeys(g.state.palace_tiles[region])
-        if costs_payable(g, p, abilities[tiles[kind].ability].options[0], region)
+        if queries.costs_payable(g.rules, p, abilities[tiles[kind].ability].options[0], region)
     ]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from zsim.rules import queries
 from zsim.rules.common import add_vp, count
 from zsim.state import NO_ONE, PlayerState, WallSection
 
@@ -80,13 +81,7 @@ CONDITIONS: dict[str, Callable[[Table, PlayerState, int], bool]] = {
 
 def free_spots(g: Table, p: PlayerState) -> list[int]:
     """Spots with an open usable slot and none of this player's soldiers (condition ignored)."""
-    n_slots, seat = usable_slots(g), p.seat
-    free = []
-    for i, spot in enumerate(g.state.mausoleum):
-        slots = spot.slots
-        if seat not in slots and NO_ONE in slots and slots.index(NO_ONE) < n_slots:
-            free.append(i)
-    return free
+    return queries.free_spots(g.t, g.state, p)
 
 
 def eligible_spots(g: Table, p: PlayerState) -> list[int]:

@@ -6,10 +6,9 @@ player only the sub-choices the verb itself owns (which tile, which slot, which 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from itertools import combinations
 from typing import TYPE_CHECKING
 
+from zsim.rules import queries
 from zsim.rules.common import (
     CARD_COUNTERS,
     OFFICIAL_NAMES,
@@ -19,7 +18,7 @@ from zsim.rules.common import (
     count,
     gain_small_tokens,
 )
-from zsim.rules.tables import ACTION_INDEX, ADJACENT, ALCHEMIST
+from zsim.rules.tables import ACTION_INDEX, ALCHEMIST
 from zsim.state import NO_ONE, PlayerState
 
 if TYPE_CHECKING:
@@ -43,11 +42,6 @@ def tuck_card(g: Table, p: PlayerState, card: int, region: int, unrest: bool = T
 
 
 # --- the Elixir route ---------------------------------------------------------------------
-
-
-def ship_at_end(g: Table, p: PlayerState) -> bool:
-    """The Ship stands on the last space: nothing may move it any more."""
-    return p.ship >= len(g.t.box.board.elixir.vp) - 1
 
 
 def move_ship(g: Table, p: PlayerState, steps: int) -> None:
@@ -91,11 +85,6 @@ def alchemist_card_options(p: PlayerState, regions: tuple[int, ...]) -> list[tup
     return [(c, r) for r in regions for c in p.alchemist_supply]
 
 
-def with_room(g: Table, p: PlayerState, regions: tuple[int, ...]) -> tuple[int, ...]:
-    limit = g.rules.region_card_limit
-    return tuple(r for r in regions if len(p.tableau[r]) < limit)
-
-
 def place_alchemist_card(g: Table, p: PlayerState, card: int, region: int) -> None:
     """An Alchemist card goes into the tableau with no tokens and no Unrest."""
     p.alchemist_supply.remove(card)
@@ -108,8 +97,8 @@ def place_alchemist_card(g: Table, p: PlayerState, card: int, region: int) -> No
 def elixir_reward(g: Table, p: PlayerState) -> None:
     """At an Elixir symbol: unlock a soldier or place an Alchemist card where an Alchemist is."""
     options: list = ["soldier"] if p.soldiers else []
-    with_alchemist = with_room(g, p, tuple(r for r in range(5) if p.officials[r][0]))
-    options += [("card", c, r) for c, r in alchemist_card_options(p, with_alchemist)]
+    regions = queries.elixir_card_regions(g.rules, p)
+    options += [("card", c, r) for c, r in alchemist_card_options(p, regions)]
     if not options:
         return
     choice = g.ask(p.seat, "elixir", options)
@@ -166,30 +155,6 @@ def take_governor_slot(g: Table, p: PlayerState, region: int, slot: int) -> None
 # --- Walls --------------------------------------------------------------------------------
 
 
-def wall_slots(g: Table, p: PlayerState, free: bool) -> Iterator[tuple[int, int]]:
-    """Open (section, slot) pairs in sections without this player's Wall that the player can
-    pay for; a generator, so a mere "is there one?" stops at the first."""
-    if not p.walls:
-        return
-    regions_with_workers = 5 - p.workers.count(0)
-    for s, section in enumerate(g.state.walls):
-        slots = section.slots
-        if p.seat in slots:
-            continue
-        for i, holder in enumerate(slots):
-            if holder == NO_ONE and (free or section.tiers[i] <= regions_with_workers):
-                yield s, i
-
-
-def wall_slot_options(g: Table, p: PlayerState, free: bool) -> list[tuple[int, int]]:
-    return list(wall_slots(g, p, free))
-
-
-def wall_payments(p: PlayerState, cost: int) -> list[tuple[int, ...]]:
-    """Ways to pay ``cost`` Workers, each from a different region."""
-    return list(combinations([r for r in range(5) if p.workers[r]], cost))
-
-
 def place_wall(g: Table, p: PlayerState, section_index: int, slot: int) -> bool:
     """A Wall from the player's supply into a slot; True when it is the section's first (its
     builder is then the section's first builder)."""
@@ -237,16 +202,6 @@ def played_unification(g: Table, cards: list[int]) -> bool:
 
 
 # --- officials and workers ----------------------------------------------------------------
-
-
-def official_moves(p: PlayerState) -> list[tuple[int, int, int]]:
-    return [
-        (t, r, to)
-        for r in range(5)
-        for t in range(3)
-        if p.officials[r][t]
-        for to in ADJACENT[r]
-    ]
 
 
 def move_official(g: Table, p: PlayerState, move: tuple[int, int, int]) -> None:

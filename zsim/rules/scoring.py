@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from zsim.rules import lisi, mausoleum
-from zsim.rules.effects import region_meets
+from zsim.rules import lisi, mausoleum, queries
 from zsim.rules.pieces import card_type_counts
 from zsim.state import PlayerState
 
 if TYPE_CHECKING:
-    from zsim.components.schema import WallScoring
     from zsim.decisions import Table
 
 IN_GAME_CATEGORIES = (
@@ -50,24 +48,10 @@ def elixir_vp(g: Table, p: PlayerState) -> int:
     return alchemist_cards * g.t.box.board.elixir.vp[p.ship]
 
 
-def wall_count(g: Table, p: PlayerState, scoring: WallScoring) -> int:
-    """How many things a Wall tile counts for this player."""
-    kind = scoring.kind
-    if kind == "regions_with_official":
-        t = ("alchemist", "architect", "general").index(scoring.official)
-        return sum(1 for r in range(5) if p.officials[r][t])
-    if kind == "regions_with_workers":
-        return sum(1 for w in p.workers if w)
-    if kind == "regions_with_palace":
-        return sum(1 for r in range(5) if region_meets(g, p, r, "palace"))
-    if kind == "regions_with_pair":
-        return sum(1 for cards in p.tableau if max(card_type_counts(g, cards)) >= 2)
-    return min(card_type_counts(g, p.tableau_cards()))  # quadruplets
-
-
 def wall_vp(g: Table, p: PlayerState) -> list[tuple[int, int, int]]:
     """(section, tier, VP) for each of the player's Walls."""
     box = g.t.box
+    counts = queries.wall_counts(g.t, g.state, p)
     scored = []
     for s, section in enumerate(g.state.walls):
         for slot, holder in enumerate(section.slots):
@@ -75,7 +59,8 @@ def wall_vp(g: Table, p: PlayerState) -> list[tuple[int, int, int]]:
                 tile = box.wall_tiles[section.wall_tile]
                 scoring = tile.a if section.wall_face == "a" else tile.b
                 tier = section.tiers[slot]
-                scored.append((s, tier, scoring.values[tier - 1] * wall_count(g, p, scoring)))
+                counted = counts[queries.wall_key(scoring)]
+                scored.append((s, tier, scoring.values[tier - 1] * counted))
     return scored
 
 

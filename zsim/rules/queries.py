@@ -1,0 +1,296 @@
+"""What is legal, what it costs, what it counts: the rules' questions as pure functions.
+
+The engine's verbs offer their options from these functions, and the bots' estimates read the
+same functions to judge those options, so each rule is written once. They take plain data (the
+box's ``Tables``, the ``Rules`` numbers, a ``GameState``, a ``PlayerState``), never the running
+game: a strategy calls them on the copy of the table its view hands out (``view.tables``,
+``view.board``, ``view.me``), and nothing here changes what it is given.
+
+Where an estimate needs a rule for every case at once (the cards each of the six Court actions
+triggers, what every Wall tile kind counts), the bulk form is the definition, and the engine's
+single case reads it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from zsim.components.schema import COURT_ACTIONS
+from zsim.rules.tables import ACTION_INDEX, ADJACENT, LOWER_ACTIONS, REGION_INDEX
+from zsim.state import NO_ONE
+
+if TYPE_CHECKING:
+    from zsim.components.schema import Ability, Rules, WallScoring
+    from zsim.rules.tables import Tables
+    from zsim.state import GameState, PlayerState
+
+RECRUIT, HIRE, ELIXIR, PALACE, GOVERNOR, WALL = (ACTION_INDEX[a] for a in COURT_ACTIONS)
+ALL_REGIONS = (0, 1, 2, 3, 4)
+
+
+# --- a turn: Unification, the Court actions, which abilities fire ---------------------------
+
+
+def unify_regions(rules: Rules, p: PlayerState) -> list[int]:
+    """Regions that can take one more card without breaking the card limit or the Unrest cap."""
+    cap, limit, extra = rules.unrest_cap, rules.region_card_limit, rules.unrest_per_slot
+    return [
+        r for r in ALL_REGIONS
+        if len(p.tableau[r]) < limit and p.unrest[r] + extra[len(p.tableau[r])] <= cap
+    ]
+
+
+def hire_regions(rules: Rules, p: PlayerState) -> list[int]:
+    """Regions with a General where the hire's Unrest still fits under the cap."""
+    cap = rules.unrest_cap - rules.hire_unrest
+    return [r for r in ALL_REGIONS if p.officials[r][2] and p.unrest[r] <= cap]
+
+
+def palace_regions(rules: Rules, p: PlayerState) -> list[int]:
+    """Regions where a Palace can be built: an Architect there, enough Workers there and enough
+    elsewhere (the Workers paid), and a Palace left in stock."""
+    if not p.palaces:
+        return []
+    here, elsewhere = rules.palace_workers_here, rules.palace_workers_elsewhere
+    workers = p.workers
+    total = sum(workers)
+    return [
+        r for r in ALL_REGIONS
+        if p.officials[r][1] and workers[r] >= here and total - workers[r] >= elsewhere
+    ]
+
+
+def governor_regions(p: PlayerState) -> list[int]:
+    """Regions holding all three Official types, while a Governor is left in stock."""
+    if not p.governors:
+        return []
+    return [r for r in ALL_REGIONS if all(p.officials[r])]
+
+
+def ship_at_end(t: Tables, p: PlayerState) -> bool:
+    """The Ship stands on the last space: nothing may move it any more."""
+    return p.ship >= len(t.box.board.elixir.vp) - 1
+
+
+def court_actions(t: Tables, rules: Rules, state: GameState, p: PlayerState) -> list[int]:
+    """The Court actions this player can perform in full right now."""
+    actions = []
+    if sum(p.official_supply):
+        actions.append(RECRUIT)
+    if hire_regions(rules, p):
+        actions.append(HIRE)
+    if not ship_at_end(t, p):
+        actions.append(ELIXIR)
+    if palace_regions(rules, p):
+        actions.append(PALACE)
+    if governor_regions(p):
+        actions.append(GOVERNOR)
+    if next(wall_slots(state, p, free=False), None):
+        actions.append(WALL)
+    return actions
+
+
+def turn_options(t: Tables, rules: Rules, state: GameState, p: PlayerState) -> list:
+    """Every card of the hand with every region it may be tucked in and every Court action it
+    may perform; a hand with no legal use at all is discarded, one card of the player's
+    choice."""
+    hand = state.hands[p.seat]
+    regions = unify_regions(rules, p)
+    actions = court_actions(t, rules, state, p)
+    if not regions and not actions:
+        return [("discard", c) for c in hand]
+    options: list = []
+    append = options.append
+    for c in hand:
+        for r in regions:
+            append(("unify", c, r))
+        for a in actions:
+            append(("court", c, a))
+    return options
+
+
+def court_top(state: GameState) -> int:
+    """The card on top of the Court pile, ``NO_ONE`` while the pile is empty."""
+    return state.court[-1] if state.court else NO_ONE
+
+
+def activates(action: int, card: int, below: int, free: bool) -> bool:
+    """Does a card played to the Court for ``action`` on top of card ``below`` trigger the
+    tableau's abilities? The first card after the Court is cleared always does; otherwise
+    Recruit, Elixir and Governor need a lower number than the card below, the others a higher
+    one."""
+    if free:
+        return True
+    return card < below if action in LOWER_ACTIONS else card > below
+
+
+def triggered_cards(t: Tables, rules: Rules, p: PlayerState) -> list[list[tuple[int, int]]]:
+    """Per Court action, (region, card) of each tableau card the action triggers, in tableau
+    order: a card's own trigger or the action of the Emperor tile on it. Regions at the Unrest
+    cap are blocked; whether an ability can resolve is ``triggered_abilities``' question."""
+    trigger, cap, emperor = t.card_trigger, rules.unrest_cap, p.emperor
+    by: list[list[tuple[int, int]]] = [[], [], [], [], [], []]
+    for r, cards in enumerate(p.tableau):
+        if p.unrest[r] < cap:
+            for c in cards:
+                by[emperor.get(c, trigger[c])].append((r, c))
+    return by
+
+
+def triggered_abilities(t: Tables, rules: Rules, p: PlayerState, action: int,
+                        used: set[int]) -> list:
+    """('ability', card) for each tableau card this action triggers that can resolve now and
+    has not resolved yet this turn."""
+    abilities = t.card_ability
+    options = []
+    for r, card in triggered_cards(t, rules, p)[action]:
+        ability = abilities[card]  # every card that can be in a tableau has one
+        if card not in used and ability is not None and feasible_options(t, rules, p, ability,
+                                                                         r):
+            options.append(("ability", card))
+    return options
+
+
+# --- room for cards, soldiers on the Mausoleum -----------------------------------------------
+
+
+def with_room(rules: Rules, p: PlayerState, regions: tuple[int, ...]) -> tuple[int, ...]:
+    """The ``regions`` that can take one more card (Alchemist cards obey the card limit)."""
+    limit = rules.region_card_limit
+    return tuple(r for r in regions if len(p.tableau[r]) < limit)
+
+
+def elixir_card_regions(rules: Rules, p: PlayerState) -> tuple[int, ...]:
+    """Where an Elixir symbol may place an Alchemist card: regions with an Alchemist official
+    and room for a card."""
+    return with_room(rules, p, tuple(r for r in ALL_REGIONS if p.officials[r][0]))
+
+
+def free_spots(t: Tables, state: GameState, p: PlayerState) -> list[int]:
+    """Mausoleum spots where this player's next soldier may go, the player's condition aside:
+    none of the player's soldiers there, and the topmost open slot (the one a soldier takes)
+    usable (the third slot needs three players)."""
+    usable, seat = t.mausoleum_slots[state.n], p.seat
+    free = []
+    for i, spot in enumerate(state.mausoleum):
+        slots = spot.slots
+        if seat not in slots and NO_ONE in slots and slots.index(NO_ONE) < usable:
+            free.append(i)
+    return free
+
+
+# --- what an ability costs -------------------------------------------------------------------
+
+
+def costs_payable(rules: Rules, p: PlayerState, steps: tuple, here: int) -> bool:
+    """True when every Unrest increase of the steps keeps its region at or under the cap (an
+    increase 'here' with no region to raise, ``here < 0``, cannot be paid)."""
+    cap = rules.unrest_cap
+    added = [0, 0, 0, 0, 0]
+    for e in steps:
+        if e.effect == "raise_unrest":
+            r = here if e.where == "here" else REGION_INDEX[e.where]
+            if r < 0:
+                return False
+            added[r] += e.amount
+            if p.unrest[r] + added[r] > cap:
+                return False
+    return True
+
+
+def choosable(t: Tables, rules: Rules, p: PlayerState, steps: tuple, here: int) -> bool:
+    """May an alternative be chosen at all? Its Unrest costs must fit, and one that moves the
+    Ship is refused while the Ship stands on the last space of the route."""
+    if ship_at_end(t, p) and any(e.effect == "ship" for e in steps):
+        return False
+    return costs_payable(rules, p, steps, here)
+
+
+def feasible_options(t: Tables, rules: Rules, p: PlayerState, ability: Ability,
+                     here: int) -> list[int]:
+    """Indices of the alternatives of a card ability or a bonus that may be chosen now (they
+    resolve as far as they can, so only ``choosable`` matters)."""
+    return [i for i, steps in enumerate(ability.options) if choosable(t, rules, p, steps, here)]
+
+
+# --- Walls -------------------------------------------------------------------------------------
+
+
+def wall_slots(state: GameState, p: PlayerState, free: bool) -> Iterator[tuple[int, int]]:
+    """Open (section, slot) pairs in sections without this player's Wall, while a Wall is left
+    in stock; unless ``free``, only those whose tier the player can pay (one Worker per tier,
+    each from a different region). A generator, so a mere "is there one?" stops at the first."""
+    if not p.walls:
+        return
+    regions_with_workers = 5 - p.workers.count(0)
+    for s, section in enumerate(state.walls):
+        slots = section.slots
+        if p.seat in slots:
+            continue
+        for i, holder in enumerate(slots):
+            if holder == NO_ONE and (free or section.tiers[i] <= regions_with_workers):
+                yield s, i
+
+
+def wall_slot_options(state: GameState, p: PlayerState, free: bool) -> list[tuple[int, int]]:
+    return list(wall_slots(state, p, free))
+
+
+def wall_payments(p: PlayerState, cost: int) -> list[tuple[int, ...]]:
+    """Ways to pay ``cost`` Workers, each from a different region."""
+    return list(combinations([r for r in ALL_REGIONS if p.workers[r]], cost))
+
+
+def wall_key(scoring: WallScoring) -> str:
+    """The ``wall_counts`` key of what a Wall tile face counts: the Official type for the
+    tiles counting regions with an Official, the tile's kind otherwise."""
+    return scoring.kind if scoring.official is None else scoring.official
+
+
+def wall_counts(t: Tables, state: GameState, p: PlayerState) -> dict[str, int]:
+    """What each kind of Wall tile counts for this player now, by ``wall_key``: regions with
+    each Official type, with Workers, with a Palace, with two cards of one type, and the
+    number of complete sets of the four card types."""
+    seat = p.seat
+    card_type = t.card_type
+    alchemists = architects = generals = palaces = pairs = 0
+    for o in p.officials:
+        if o[0]:
+            alchemists += 1
+        if o[1]:
+            architects += 1
+        if o[2]:
+            generals += 1
+    for row in state.palace_count:
+        if row[seat]:
+            palaces += 1
+    totals = [0, 0, 0, 0]
+    for cards in p.tableau:
+        by_type = [0, 0, 0, 0]
+        for c in cards:
+            by_type[card_type[c]] += 1
+        if max(by_type) >= 2:
+            pairs += 1
+        for k in range(4):
+            totals[k] += by_type[k]
+    return {
+        "alchemist": alchemists, "architect": architects, "general": generals,
+        "regions_with_workers": 5 - p.workers.count(0), "regions_with_palace": palaces,
+        "regions_with_pair": pairs, "quadruplets": min(totals),
+    }
+
+
+# --- Officials -----------------------------------------------------------------------------------
+
+
+def official_moves(p: PlayerState) -> list[tuple[int, int, int]]:
+    """(type, from, to) for each Official that can step to an adjacent region."""
+    return [
+        (t, r, to)
+        for r in ALL_REGIONS
+        for t in range(3)
+        if p.officials[r][t]
+        for to in ADJACENT[r]
+    ]
