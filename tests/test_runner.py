@@ -869,6 +869,31 @@ def test_a_resume_while_the_run_plays_is_refused_and_a_killed_runs_lock_is_taken
     assert_same_tables(whole, out)
 
 
+def test_a_worker_whose_parent_dies_while_the_worker_starts_ends_too(tmp_path):
+    # The parent is gone before the worker's imports (slowed down here) are done.
+    (tmp_path / "slow_start.py").write_text("import time\ntime.sleep(3)\n")
+    code = ("import os, time\n"
+            "from joblib.externals.loky import get_reusable_executor\n"
+            "from zsim.runner import lifeline\n"
+            "pool = get_reusable_executor(max_workers=1, initializer=lifeline.start,\n"
+            "                             initargs=('slow_start', os.getpid()))\n"
+            "pool.submit(os.getpid)\n"
+            "time.sleep(1)\n"
+            "print(*pool._processes, flush=True)\n"
+            "os._exit(0)\n")
+    parent = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            env={**os.environ, "PYTHONPATH": str(tmp_path)}, check=True)
+    workers = [psutil.Process(int(pid)) for pid in parent.stdout.split()]
+    assert workers
+    try:
+        wait_for(lambda: not any(w.is_running() and w.status() != psutil.STATUS_ZOMBIE
+                                 for w in workers), seconds=10)
+    finally:
+        for worker in workers:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                worker.kill()
+
+
 def test_sigterm_stops_a_run_like_ctrl_c_and_it_resumes_to_the_same_tables(tmp_path):
     out = tmp_path / "run"
     bot = slow_bot(tmp_path)

@@ -147,7 +147,7 @@ def _loky(workers: int) -> Executor:
     and end when this process does (``zsim.runner.lifeline``). Asked for the same way every
     time, so that it hands back the processes already started rather than starting new ones."""
     return get_reusable_executor(max_workers=workers, initializer=lifeline.start,
-                                 initargs=(_WORKER_MODULE,))
+                                 initargs=(_WORKER_MODULE, os.getpid()))
 
 
 def stop_workers(kill: bool = False) -> None:
