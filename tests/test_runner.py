@@ -53,6 +53,7 @@ from zsim.runner import (
 )
 from zsim.runner.batch import RunInterrupted, WorkerDied, _context, resume_run, start_run
 from zsim.runner.boxfiles import load_for_run
+from zsim.runner.summary import summarize
 from zsim.runner.tables import BASE, TABLES, TIMING_COLUMNS
 from zsim.runner.worker import peak_rss_bytes
 from zsim.state import NO_ONE
@@ -387,6 +388,32 @@ def test_a_failing_strategy_fails_only_its_games(tmp_path):
     assert report.summary.table.loc["boom", "failures"] >= 2
 
 
+def test_the_summary_of_a_run_is_what_its_tables_hold(tmp_path):
+    # The run's summary is summed from the chunks as they are consolidated; recomputed with
+    # pandas from the files, and summed again from them (a finished run's), it is the same.
+    out = tmp_path / "run"
+    report = start_run(FAULTY, out, strategies={"boom": Boom(), "liar": Liar()})
+    players = pd.read_parquet(out / "players.parquet")
+    games = pd.read_parquet(out / "games.parquet")
+    by = players.groupby("strategy")
+    blamed = games.loc[games["failed"], "failed_strategy"].value_counts()
+    table = report.summary.table
+    assert list(table.index) == sorted(set(players["strategy"]) | set(blamed.index))
+    assert table["games"].to_dict() == {**dict.fromkeys(blamed.index, 0), **by.size()}
+    assert table["failures"].to_dict() == {**dict.fromkeys(by.groups, 0), **blamed}
+    finished = table.loc[list(by.groups)]
+    assert finished["win_rate"].to_numpy() == pytest.approx(by["win_share"].mean().to_numpy())
+    for column in ("vp_total", *CATEGORIES):
+        assert finished[column].to_numpy() == pytest.approx(by[column].mean().to_numpy())
+    assert table.loc["boom"].drop(["games", "wins", "failures"]).isna().all()
+    assert (report.summary.games, report.summary.failed) == (len(games), games["failed"].sum())
+    again = summarize(out)
+    pd.testing.assert_frame_equal(again.table, table)
+    assert again.format() == report.summary.format()
+    line = next(row for row in report.summary.format().splitlines() if row.startswith("boom"))
+    assert line.split() == ["boom", "0", "-", "[-,", "-]", "-", str(blamed["boom"])]
+
+
 class Quitter(Strategy):
     """Tries to end the whole program at its first real decision."""
 
@@ -663,6 +690,20 @@ def test_cli_overrides_the_experiment_file_and_prints_a_summary(tmp_path):
     assert games["n_players"].tolist() == [2, 3] * 4
     assert set(games["mausoleum_mode"]) == {"advanced"}
     assert set(pd.read_parquet(out / "players.parquet")["strategy"]) == {"random", "basic"}
+
+
+def test_zsim_run_loads_neither_pandas_nor_the_statistics_libraries(tmp_path):
+    # Their imports took most of a short run's time outside its games; the summary needs none.
+    code = ("import sys\n"
+            "from zsim.cli import main\n"
+            "main(['run', '--games', '3', '-n', '2', '-s', 'random', '--jobs', '1', '--quiet',\n"
+            f"      '--out', {str(tmp_path / 'run')!r}], standalone_mode=False)\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'pandas', 'statsmodels'}),\n"
+            "      'scipy.stats' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert "3 games, no failures" in done.stdout
+    assert done.stdout.splitlines()[-1] == "[] False"
 
 
 def test_replay_narrates_the_recorded_game(small_run):
