@@ -14,6 +14,8 @@ parent, init, forever. Only the standard library here: the ``zsim run`` process 
 
 from __future__ import annotations
 
+import atexit
+import gc
 import os
 import threading
 import time
@@ -27,6 +29,7 @@ def start(module: str, parent: int) -> None:
     ``module``."""
     threading.Thread(target=_watch, args=(parent,), name="zsim-parent-watch",
                      daemon=True).start()
+    atexit.register(gc.freeze)  # a quick exit, as zsim.cli's: the run waits for it
     import_module(module)
 
 
