@@ -748,6 +748,21 @@ def test_bench_measures_a_chosen_lineup_and_refuses_unknown_bots():
     assert bad.exit_code == 2 and "no_such_bot" in bad.output
 
 
+def test_bench_times_whole_run_processes_with_runner():
+    result = CliRunner().invoke(main, ["bench", "--runner", "--games", "6", "--short-games", "2",
+                                       "--jobs", "2", "--chunk-size", "2", "-s", "random",
+                                       "--players", "2"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "whole zsim run processes: random, chunks of 2"
+    rows = [line.split() for line in lines[3:6]]
+    assert [row[:2] for row in rows] == [["2", "1"], ["6", "1"], ["6", "2"]]
+    for row in rows:
+        wall, in_games, outside, around = map(float, row[2:6])
+        assert 0 < in_games < wall and 0 < around < wall
+    assert lines[6].startswith("parallel efficiency, 2 jobs over 1: ")
+
+
 def test_bench_plays_each_lineup_untimed_before_measuring_it(monkeypatch):
     """One-time costs of the process (imports, the box) must not land in the first
     measurement: a warm-up run of a few games comes before the engine and runner are timed."""
