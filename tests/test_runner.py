@@ -758,8 +758,9 @@ def test_bench_times_whole_run_processes_with_runner():
     rows = [line.split() for line in lines[3:6]]
     assert [row[:2] for row in rows] == [["2", "1"], ["6", "1"], ["6", "2"]]
     for row in rows:
-        wall, in_games, outside, around = map(float, row[2:6])
+        jobs, (wall, in_games, outside, around) = int(row[1]), map(float, row[2:6])
         assert 0 < in_games < wall and 0 < around < wall
+        assert outside == pytest.approx(wall - in_games / jobs, abs=0.011)
     assert lines[6].startswith("parallel efficiency, 2 jobs over 1: ")
 
 
