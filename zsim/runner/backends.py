@@ -211,7 +211,7 @@ class _Handout:
     """
 
     def __init__(self, pending: list[Chunk], play: Callable[..., ChunkResult],
-                 executor: Executor | None, workers: int = 1) -> None:
+                 executor: Executor | None, workers: int) -> None:
         self._queue = deque(pending)
         self._play = play
         self._executor = executor
