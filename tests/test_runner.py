@@ -53,6 +53,7 @@ from zsim.runner import (
 )
 from zsim.runner.batch import RunInterrupted, WorkerDied, _context, resume_run, start_run
 from zsim.runner.boxfiles import load_for_run
+from zsim.runner.summary import summarize
 from zsim.runner.tables import BASE, TABLES, TIMING_COLUMNS
 from zsim.runner.worker import peak_rss_bytes
 from zsim.state import NO_ONE
@@ -387,6 +388,32 @@ def test_a_failing_strategy_fails_only_its_games(tmp_path):
     assert report.summary.table.loc["boom", "failures"] >= 2
 
 
+def test_the_summary_of_a_run_is_what_its_tables_hold(tmp_path):
+    # The run's summary is summed from the chunks as they are consolidated; recomputed with
+    # pandas from the files, and summed again from them (a finished run's), it is the same.
+    out = tmp_path / "run"
+    report = start_run(FAULTY, out, strategies={"boom": Boom(), "liar": Liar()})
+    players = pd.read_parquet(out / "players.parquet")
+    games = pd.read_parquet(out / "games.parquet")
+    by = players.groupby("strategy")
+    blamed = games.loc[games["failed"], "failed_strategy"].value_counts()
+    table = report.summary.table
+    assert list(table.index) == sorted(set(players["strategy"]) | set(blamed.index))
+    assert table["games"].to_dict() == {**dict.fromkeys(blamed.index, 0), **by.size()}
+    assert table["failures"].to_dict() == {**dict.fromkeys(by.groups, 0), **blamed}
+    finished = table.loc[list(by.groups)]
+    assert finished["win_rate"].to_numpy() == pytest.approx(by["win_share"].mean().to_numpy())
+    for column in ("vp_total", *CATEGORIES):
+        assert finished[column].to_numpy() == pytest.approx(by[column].mean().to_numpy())
+    assert table.loc["boom"].drop(["games", "wins", "failures"]).isna().all()
+    assert (report.summary.games, report.summary.failed) == (len(games), games["failed"].sum())
+    again = summarize(out)
+    pd.testing.assert_frame_equal(again.table, table)
+    assert again.format() == report.summary.format()
+    line = next(row for row in report.summary.format().splitlines() if row.startswith("boom"))
+    assert line.split() == ["boom", "0", "-", "[-,", "-]", "-", str(blamed["boom"])]
+
+
 class Quitter(Strategy):
     """Tries to end the whole program at its first real decision."""
 
@@ -665,6 +692,20 @@ def test_cli_overrides_the_experiment_file_and_prints_a_summary(tmp_path):
     assert set(pd.read_parquet(out / "players.parquet")["strategy"]) == {"random", "basic"}
 
 
+def test_zsim_run_loads_neither_pandas_nor_the_statistics_libraries(tmp_path):
+    # Their imports took most of a short run's time outside its games; the summary needs none.
+    code = ("import sys\n"
+            "from zsim.cli import main\n"
+            "main(['run', '--games', '3', '-n', '2', '-s', 'random', '--jobs', '1', '--quiet',\n"
+            f"      '--out', {str(tmp_path / 'run')!r}], standalone_mode=False)\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'pandas', 'statsmodels'}),\n"
+            "      'scipy.stats' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert "3 games, no failures" in done.stdout
+    assert done.stdout.splitlines()[-1] == "[] False"
+
+
 def test_replay_narrates_the_recorded_game(small_run):
     result = CliRunner().invoke(main, ["replay", str(small_run), "--game", "3"])
     assert result.exit_code == 0, result.output
@@ -705,6 +746,22 @@ def test_bench_measures_a_chosen_lineup_and_refuses_unknown_bots():
     assert "4 random" not in result.output
     bad = CliRunner().invoke(main, ["bench", "--games", "3", "-s", "no_such_bot"])
     assert bad.exit_code == 2 and "no_such_bot" in bad.output
+
+
+def test_bench_times_whole_run_processes_with_runner():
+    result = CliRunner().invoke(main, ["bench", "--runner", "--games", "6", "--short-games", "2",
+                                       "--jobs", "2", "--chunk-size", "2", "-s", "random",
+                                       "--players", "2"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "whole zsim run processes: random, chunks of 2"
+    rows = [line.split() for line in lines[3:6]]
+    assert [row[:2] for row in rows] == [["2", "1"], ["6", "1"], ["6", "2"]]
+    for row in rows:
+        jobs, (wall, in_games, outside, around) = int(row[1]), map(float, row[2:6])
+        assert 0 < in_games < wall and 0 < around < wall
+        assert outside == pytest.approx(wall - in_games / jobs, abs=0.011)
+    assert lines[6].startswith("parallel efficiency, 2 jobs over 1: ")
 
 
 def test_bench_plays_each_lineup_untimed_before_measuring_it(monkeypatch):
@@ -867,6 +924,31 @@ def test_a_resume_while_the_run_plays_is_refused_and_a_killed_runs_lock_is_taken
     CliRunner().invoke(main, ["run", *args, "--jobs", "1", "--out", str(whole)],
                        catch_exceptions=False)
     assert_same_tables(whole, out)
+
+
+def test_a_worker_whose_parent_dies_while_the_worker_starts_ends_too(tmp_path):
+    # The parent is gone before the worker's imports (slowed down here) are done.
+    (tmp_path / "slow_start.py").write_text("import time\ntime.sleep(3)\n")
+    code = ("import os, time\n"
+            "from joblib.externals.loky import get_reusable_executor\n"
+            "from zsim.runner import lifeline\n"
+            "pool = get_reusable_executor(max_workers=1, initializer=lifeline.start,\n"
+            "                             initargs=('slow_start', os.getpid()))\n"
+            "pool.submit(os.getpid)\n"
+            "time.sleep(1)\n"
+            "print(*pool._processes, flush=True)\n"
+            "os._exit(0)\n")
+    parent = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            env={**os.environ, "PYTHONPATH": str(tmp_path)}, check=True)
+    workers = [psutil.Process(int(pid)) for pid in parent.stdout.split()]
+    assert workers
+    try:
+        wait_for(lambda: not any(w.is_running() and w.status() != psutil.STATUS_ZOMBIE
+                                 for w in workers), seconds=10)
+    finally:
+        for worker in workers:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                worker.kill()
 
 
 def test_sigterm_stops_a_run_like_ctrl_c_and_it_resumes_to_the_same_tables(tmp_path):

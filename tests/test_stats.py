@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 import statsmodels.api as sm
 from scipy import stats
+from statsmodels.stats.proportion import proportion_confint
 
 from zsim.stats import (
     adjusted_difference,
@@ -41,6 +42,18 @@ def test_wilson_interval_of_no_win_or_every_win_reaches_exactly_zero_or_one(game
     for wins in (0, 0.5, games / 3, games - 0.5, games):
         low, high = wilson_interval(wins, games)
         assert 0 <= low <= wins / games <= high <= 1
+
+
+@pytest.mark.parametrize("confidence", [0.8, 0.95, 0.99])
+def test_wilson_interval_is_statsmodels_wilson_interval(confidence):
+    # The closed form is computed here, not by statsmodels (whose import a run would pay for);
+    # away from the clamped ends it must give statsmodels' numbers.
+    for games in (1, 3, 10, 263, 5000):
+        for wins in (0.25, 1, games / 7, games / 2, games - 1.5, games - 0.25):
+            if not 0 < wins < games:
+                continue
+            expected = proportion_confint(wins, games, alpha=1 - confidence, method="wilson")
+            assert wilson_interval(wins, games, confidence) == pytest.approx(expected, rel=1e-12)
 
 
 def test_bootstrap_interval_covers_the_mean_and_handles_degenerate_samples():

@@ -7,6 +7,8 @@ all), so a command pays only for what it uses: ``zsim --version`` loads no panda
 
 from __future__ import annotations
 
+import atexit
+import gc
 from importlib import import_module
 
 import click
@@ -36,3 +38,8 @@ class _LazyGroup(click.Group):
 @click.version_option(__version__, prog_name="zsim")
 def main() -> None:
     """Simulate Zhanguo: The First Empire and measure its balance."""
+    # At exit the interpreter's last garbage collections walk every object left (the modules
+    # of pandas, scipy, the engine's tables): about 0.2 s, a fifth of a short run's time
+    # outside its games. Frozen objects are skipped; memory goes back to the system anyway.
+    atexit.unregister(gc.freeze)  # one registration, however often a test invokes the group
+    atexit.register(gc.freeze)

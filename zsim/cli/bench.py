@@ -22,18 +22,29 @@ The overhead over the bare engine compares two runs, and on a busy machine two r
 same games differ by several percent, as much as the overhead itself. So the one-job runner's
 overhead is also given in run: its wall time over the time its games spent inside
 ``play_game``, both taken in the same run, where the machine's speed cancels out.
+
+``--runner`` times whole ``zsim run`` processes instead, as a user starts them: interpreter,
+imports, box, checks, workers, games, files, summary and exit. A short run with one job shows
+the fixed costs (its wall time minus its games' time, from run.json); a long run with one job
+against one with ``--jobs`` gives the parallel efficiency of the whole process, also at the
+games' own speed (each run's wall time over its games' time), which a machine that got busier
+or quieter between the two runs does not move.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import resource
+import subprocess
+import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import Protocol, TypeVar
 
 import click
 
@@ -66,6 +77,30 @@ class Timing:
 
 
 @dataclass
+class ProcessRun:
+    """One whole ``zsim run`` process, timed from outside, and what its run.json says."""
+
+    games: int
+    jobs: int
+    seconds: float  # the process, from its start to its exit
+    engine_seconds: float  # inside play_game, all its processes summed
+    session_seconds: float  # run.json's session: the chunks, the tables and their files
+    peak_rss_bytes: int  # the largest of its processes
+
+    @property
+    def outside_play(self) -> float:
+        """Wall time beyond the games' share of each job: for one job, everything but the
+        games; for more, also the workers' start and the last chunks' imbalance."""
+        return self.seconds - self.engine_seconds / self.jobs
+
+    @property
+    def around_session(self) -> float:
+        """Before the first chunk and after run.json's last write: interpreter, imports, box,
+        checks, summary, exit."""
+        return self.seconds - self.session_seconds
+
+
+@dataclass
 class Row:
     timing: Timing
     versus: Timing | None = None  # what the efficiency or overhead is measured against
@@ -88,8 +123,14 @@ class Row:
                    "-s greedy -s builder -s governor -s alchemist.")
 @click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True,
               help="Players per game of the --strategy lineup.")
+@click.option("--runner", "processes", is_flag=True,
+              help="Time whole zsim run processes of the default lineup (or --strategy's) "
+                   "instead: the time outside play of a --short-games run with one job, and "
+                   "the parallel efficiency of --jobs over one job on --games.")
+@click.option("--short-games", type=click.IntRange(min=1), default=200, show_default=True,
+              help="Games of the --runner fixed-cost run.")
 def command(games: int, jobs: int, chunk_size: int, repeat: int, strategies: tuple[str, ...],
-            players: int) -> None:
+            players: int, processes: bool, short_games: int) -> None:
     """Measure games/s, decisions/s, runner overhead, parallel efficiency and peak RSS
     for 4 random players and for the default experiment's lineup, or for the lineup given
     with --strategy."""
@@ -99,6 +140,15 @@ def command(games: int, jobs: int, chunk_size: int, repeat: int, strategies: tup
                 resolve(spec)
             except UnknownStrategy as error:
                 raise click.BadParameter(str(error), param_hint="--strategy") from None
+    if processes:
+        lineup = [*(arg for spec in strategies for arg in ("-s", spec)),
+                  *(["-n", str(players), "--seats", "balanced", "--seed", "1"]
+                    if strategies else [])]
+        click.echo(_process_table(_process_runs(games, short_games, jobs, chunk_size, repeat,
+                                                lineup),
+                                  ", ".join(strategies) or "default lineup", chunk_size))
+        return
+    if strategies:
         lineups = {"chosen": Experiment(games=games, players=[players],
                                         strategies=list(strategies), seed=1)}
     else:
@@ -124,7 +174,15 @@ def command(games: int, jobs: int, chunk_size: int, repeat: int, strategies: tup
         click.echo(f"chosen: {players} players from {', '.join(strategies)}, seats balanced.")
 
 
-def _fastest(repeat: int, measures: list[Callable[[], Timing]]) -> list[Timing]:
+class _Measured(Protocol):
+    seconds: float
+    peak_rss_bytes: int
+
+
+M = TypeVar("M", bound=_Measured)
+
+
+def _fastest(repeat: int, measures: list[Callable[[], M]]) -> list[M]:
     """The fastest of ``repeat`` runs of each measurement: other load on the machine only slows
     runs down. The measurements take turns, so that the machine getting busier or quieter
     meanwhile moves all of them alike, not only the ones that happened to run last, which
@@ -138,7 +196,7 @@ def _fastest(repeat: int, measures: list[Callable[[], Timing]]) -> list[Timing]:
     return best
 
 
-def _measured(measure: Callable[[], Timing]) -> Timing:
+def _measured(measure: Callable[[], M]) -> M:
     """Run one measurement with this process's peak RSS reset first, so that its figure is
     its own and not the high-water mark of an earlier, larger one. Linux resets it through
     ``/proc/self/clear_refs``; elsewhere the figure is the process's peak so far."""
@@ -187,6 +245,61 @@ def _runner(label: str, experiment: Experiment) -> Timing:
     peak = max(report.peak_rss_bytes, report.worker_peak_rss_bytes)
     return Timing(label, f"runner, {jobs} job{'s' if jobs > 1 else ''}", report.played,
                   report.seconds, _cpu() - cpu, report.decisions, peak, report.engine_seconds)
+
+
+# ``zsim`` in a process of its own, with this interpreter.
+ZSIM = (sys.executable, "-c", "from zsim.cli import main; main()")
+
+
+def _process_runs(games: int, short: int, jobs: int, chunk_size: int, repeat: int,
+                  lineup: Sequence[str]) -> list[ProcessRun]:
+    """The short one-job run, the long one-job run and the long run with ``jobs``, fastest of
+    ``repeat`` each, taking turns (see ``_fastest``)."""
+    runs = [(short, 1), (games, 1), *([(games, jobs)] if jobs > 1 else [])]
+    return _fastest(repeat, [partial(_process_run, count, n, chunk_size, lineup)
+                             for count, n in runs])
+
+
+def _process_run(games: int, jobs: int, chunk_size: int, lineup: Sequence[str],
+                 zsim: Sequence[str] = ZSIM) -> ProcessRun:
+    """Time ``zsim run`` of ``games`` with ``jobs`` into a temporary directory."""
+    with tempfile.TemporaryDirectory(prefix="zsim-bench-") as tmp:
+        out = Path(tmp) / "run"
+        command = [*zsim, "run", "--games", str(games), "--jobs", str(jobs), "--chunk-size",
+                   str(chunk_size), "--out", str(out), "--quiet", *lineup]
+        clock = time.perf_counter()
+        # in the empty directory: ``-c`` puts the working directory first on sys.path
+        done = subprocess.run(command, capture_output=True, text=True, cwd=tmp)
+        seconds = time.perf_counter() - clock
+        if done.returncode != 0:
+            raise click.ClickException(f"{' '.join(command[3:])} failed: "
+                                       f"{(done.stderr.strip() or done.stdout).splitlines()[-1]}")
+        session = json.loads((out / "run.json").read_text(encoding="utf-8"))["sessions"][-1]
+    return ProcessRun(games, jobs, seconds, session["engine_seconds"], session["seconds"],
+                      max(session["peak_rss_bytes"], session["worker_peak_rss_bytes"]))
+
+
+def _process_table(runs: list[ProcessRun], lineup: str, chunk_size: int) -> str:
+    header = (f"{'games':>6}{'jobs':>6}{'wall s':>9}{'in games s':>12}{'outside play s':>16}"
+              f"{'around the run s':>18}{'peak RSS':>10}")
+    lines = [f"whole zsim run processes: {lineup}, chunks of {chunk_size}", header,
+             "-" * len(header)]
+    lines += [f"{r.games:>6}{r.jobs:>6}{r.seconds:>9.2f}{r.engine_seconds:>12.2f}"
+              f"{r.outside_play:>16.2f}{r.around_session:>18.2f}"
+              f"{r.peak_rss_bytes / MIB:>6.0f} MiB" for r in runs]
+    if len(runs) == 3:
+        single, parallel = runs[1], runs[2]
+        wall = single.seconds / (parallel.jobs * parallel.seconds)
+        own = wall * parallel.engine_seconds / single.engine_seconds
+        lines.append(f"parallel efficiency, {parallel.jobs} jobs over 1: {wall:.1%} by wall "
+                     f"time, {own:.1%} at the games' own speed")
+    lines += [
+        "in games: inside play_game, summed over the processes (run.json); outside play: wall "
+        "minus in games / jobs;",
+        "around the run: before its first chunk and after run.json's last write (imports, box, "
+        "checks, summary, exit).",
+    ]
+    return "\n".join(lines)
 
 
 def _table(rows: list[Row]) -> str:

@@ -54,7 +54,7 @@ _WORKER_MODULE = "zsim.runner.worker"
 Chunk = tuple[int, int, int]  # index, first game, end
 
 # Chunks handed to each worker at a time: the one it plays and the next, which it starts as
-# soon as it finishes (``_Handout`` then hands it another at once).
+# soon as it finishes (``_Handout`` then hands it another at once); at the end of a run, one.
 _IN_FLIGHT_PER_WORKER = 2
 
 
@@ -147,7 +147,7 @@ def _loky(workers: int) -> Executor:
     and end when this process does (``zsim.runner.lifeline``). Asked for the same way every
     time, so that it hands back the processes already started rather than starting new ones."""
     return get_reusable_executor(max_workers=workers, initializer=lifeline.start,
-                                 initargs=(_WORKER_MODULE,))
+                                 initargs=(_WORKER_MODULE, os.getpid()))
 
 
 def stop_workers(kill: bool = False) -> None:
@@ -170,8 +170,7 @@ def _play_here_and_beside(context: RunContext, out: Path, pending: list[Chunk],
 
     executor = _loky(workers) if workers and pending else None
     try:
-        yield from _shared(pending, partial(worker.play_to_disk, context, out), executor,
-                           workers * _IN_FLIGHT_PER_WORKER)
+        yield from _shared(pending, partial(worker.play_to_disk, context, out), executor, workers)
     except BaseException:
         if executor:
             executor.shutdown(wait=False, kill_workers=True)
@@ -179,12 +178,13 @@ def _play_here_and_beside(context: RunContext, out: Path, pending: list[Chunk],
 
 
 def _shared(pending: list[Chunk], play: Callable[..., ChunkResult], executor: Executor | None,
-            in_flight: int) -> Iterator[ChunkResult]:
+            workers: int) -> Iterator[ChunkResult]:
     """Each chunk's result, in the order they finish: this thread plays a chunk whenever it is
-    free, ``executor`` keeps ``in_flight`` of them going. An error stops the handing out."""
-    chunks = _Handout(pending, play, executor)
+    free, ``executor``'s ``workers`` hold their share (see ``_Handout``). An error stops the
+    handing out."""
+    chunks = _Handout(pending, play, executor, workers)
     try:
-        for _ in range(in_flight):
+        for _ in range(workers * _IN_FLIGHT_PER_WORKER):
             chunks.to_worker()
         while True:
             mine = chunks.to_self()
@@ -204,17 +204,21 @@ class _Handout:
 
     A worker's chunk that finishes hands that worker its next chunk at once, from the
     executor's thread (a done callback): this process, busy with a chunk of its own, need not
-    come back first. So a worker holds only the chunk it plays and the next, and at the end of
-    a run it is not left with several chunks while this process has nothing to play.
+    come back first. So a worker holds only the chunk it plays and the next. At the end of a
+    run, once no more chunks are left than processes play them, the workers hold one chunk
+    each: a chunk a worker holds but has not started is one that a process running out of work
+    cannot take, and the run would wait for it.
     """
 
     def __init__(self, pending: list[Chunk], play: Callable[..., ChunkResult],
-                 executor: Executor | None) -> None:
+                 executor: Executor | None, workers: int) -> None:
         self._queue = deque(pending)
         self._play = play
         self._executor = executor
-        self._lock = threading.Lock()  # the queue and the running set change together
-        self._running: set[Future[ChunkResult]] = set()
+        self._workers = workers
+        self._lock = threading.Lock()  # the queue, the running set and the count held change
+        self._running: set[Future[ChunkResult]] = set()  # not collected yet
+        self._held = 0  # handed to the workers and not done
         self._finished: SimpleQueue[Future[ChunkResult]] = SimpleQueue()
         self._stopped = False
 
@@ -226,18 +230,23 @@ class _Handout:
     def to_worker(self, done: Future[ChunkResult] | None = None) -> None:
         """Send the next chunk to the workers; called again as each of their chunks is done."""
         if done is not None:
+            with self._lock:
+                self._held -= 1
             self._finished.put(done)
             if done.cancelled() or done.exception() is not None:
                 return  # the run stops: collecting this future raises its error
         with self._lock:
             if self._executor is None or self._stopped or not self._queue:
                 return
+            if self._held >= self._workers and len(self._queue) <= self._workers + 1:
+                return  # the end of the run: each worker holds one
             try:
                 future = self._executor.submit(self._play, *self._queue[0])
             except RuntimeError:  # shut down, or broken: a running future already says why
                 return
             self._queue.popleft()  # only once submitted: a chunk is never dropped
             self._running.add(future)
+            self._held += 1
         future.add_done_callback(self.to_worker)  # runs at once if already done: not locked
 
     def collect(self, wait: bool) -> list[Future[ChunkResult]]:

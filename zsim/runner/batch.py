@@ -33,7 +33,7 @@ from zsim.runner.boxfiles import load_for_run
 from zsim.runner.experiment import Experiment, ExperimentError, parse_experiment
 from zsim.runner.limits import TimeLimits
 from zsim.runner.provenance import play_digest
-from zsim.runner.summary import Summary, summarize
+from zsim.runner.summary import Summary, Tally, summarize
 from zsim.runner.worker import ChunkResult, RunContext, peak_rss_bytes
 
 if TYPE_CHECKING:
@@ -197,6 +197,7 @@ def _execute(out: Path, manifest: dict[str, Any], experiment: Experiment, contex
     session: dict[str, Any] = {"started": _now(), "backend": experiment.backend,
                                "jobs": experiment.jobs}
     totals = _Totals()
+    tally: Tally | None = None  # the summary's sums, when this call consolidates the tables
     clock = time.perf_counter()
     if manifest["status"] != "complete":
         try:
@@ -213,7 +214,8 @@ def _execute(out: Path, manifest: dict[str, Any], experiment: Experiment, contex
                         for chunk in pool.play(context, out, pending):
                             totals.add(chunk)
                             bar.update(chunk.games)
-                writer.consolidate(out, [index for index, _, _ in bounds])
+                tally = Tally()
+                writer.consolidate(out, [index for index, _, _ in bounds], observe=tally.add)
         except KeyboardInterrupt as stop:
             _close_session(out, manifest, session, totals, clock, "interrupted")
             terminated = isinstance(stop, Terminated)
@@ -231,7 +233,8 @@ def _execute(out: Path, manifest: dict[str, Any], experiment: Experiment, contex
         _close_session(out, manifest, session, totals, clock, "complete")
     writer.drop_chunks(out)
     return RunReport(
-        out=out, run_id=context.run_id, experiment=experiment, summary=summarize(out),
+        out=out, run_id=context.run_id, experiment=experiment,
+        summary=tally.summary() if tally is not None else summarize(out),
         played=totals.played, decisions=totals.decisions,
         seconds=time.perf_counter() - clock, engine_seconds=totals.engine_seconds,
         peak_rss_bytes=peak_rss_bytes(),

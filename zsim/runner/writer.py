@@ -12,7 +12,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -71,8 +71,11 @@ def _streams(out: Path, name: str, indices: list[int]) -> Iterator[pa.ipc.Record
         yield pa.ipc.open_stream(chunkfile.read_parts(chunkfile.path(out, index), [name])[name])
 
 
-def consolidate(out: Path, indices: list[int]) -> None:
-    """Merge the chunks, in game order, into the final tables (``chunks/`` stays).
+def consolidate(out: Path, indices: list[int],
+                observe: Callable[[str, pa.Table], None] | None = None) -> None:
+    """Merge the chunks, in game order, into the final tables (``chunks/`` stays); ``observe``,
+    if given, is handed each chunk's table with the table's name as it is merged (from the
+    merging threads), so that the summary needs no second pass over the files.
 
     Two tables are merged at a time, the players table (the largest) first: reading Arrow and
     writing Parquet run outside Python's lock, so the second core shortens this last step of a
@@ -97,7 +100,7 @@ def consolidate(out: Path, indices: list[int]) -> None:
         pool = ThreadPoolExecutor(max_workers=2)
         try:
             for done in [pool.submit(_merge, out, name, tables.unified_schema(name, schemas[name]),
-                                     indices, temporary[out / f"{name}.parquet"])
+                                     indices, temporary[out / f"{name}.parquet"], observe)
                          for name in tables.TABLES]:
                 done.result()
         finally:  # on an error or Ctrl-C too, no table may be written after the clean-up below
@@ -126,12 +129,15 @@ def _sync_file(path: Path) -> None:
         os.close(fd)
 
 
-def _merge(out: Path, name: str, schema: pa.Schema, indices: list[int], tmp: Path) -> None:
+def _merge(out: Path, name: str, schema: pa.Schema, indices: list[int], tmp: Path,
+           observe: Callable[[str, pa.Table], None] | None) -> None:
     with pq.ParquetWriter(tmp, schema) as parquet:
         group: list[pa.Table] = []
         size = 0
         for stream in _streams(out, name, indices):
             group.append(tables.conform(stream.read_all(), schema))
+            if observe is not None:
+                observe(name, group[-1])
             size += group[-1].nbytes
             if size >= ROW_GROUP_BYTES:
                 parquet.write_table(pa.concat_tables(group))
