@@ -262,13 +262,27 @@ class GameState:
         self.reward_board = 0  # index into box.unification_boards
         self.lisi: LiSi | None = None  # solo mode only
 
-    def copy(self) -> GameState:
+    def copy(self, previous: GameState | None = None) -> GameState:
+        """A structural copy. ``previous``, an earlier copy of this game, lends the new one its
+        player boards, Wall sections and Mausoleum spots that still equal this state's (testing
+        is cheaper than copying, and most are equal between two questions)."""
         other = GameState.__new__(GameState)
         other.n = self.n
         other.round = self.round
         other.stage = self.stage
         other.step = self.step
-        other.players = [p.copy() for p in self.players]
+        if previous is None:
+            other.players = [p.copy() for p in self.players]
+            other.walls = [w.copy() for w in self.walls]
+            other.mausoleum = [m.copy() for m in self.mausoleum]
+        else:
+            other.players = [old if old.same(p) else p.copy()
+                             for p, old in zip(self.players, previous.players, strict=True)]
+            other.walls = [old if old.same(w) else w.copy()
+                           for w, old in zip(self.walls, previous.walls, strict=True)]
+            other.mausoleum = [old if old.same(m) else m.copy()
+                               for m, old in zip(self.mausoleum, previous.mausoleum,
+                                                 strict=True)]
         other.hands = [h[:] for h in self.hands]
         other.decks = [d[:] for d in self.decks]
         other.supply = self.supply[:]
@@ -280,8 +294,6 @@ class GameState:
         other.palace_count = [r[:] for r in self.palace_count]
         other.governor_slots = [[s[:] for s in r] for r in self.governor_slots]
         other.governor_count = [r[:] for r in self.governor_count]
-        other.walls = [w.copy() for w in self.walls]
-        other.mausoleum = [m.copy() for m in self.mausoleum]
         other.master_available = self.master_available[:]
         other.turn_order = self.turn_order[:]
         other.marker_column = self.marker_column[:]

@@ -20,45 +20,14 @@ def seat_copy(state: GameState, seat: int, previous: GameState | None = None) ->
     and the decks are empty lists, Li Si's action deck too); their counts are public and shown
     by the view (``hand_backs``, ``deck_sizes``).
 
-    ``previous``, the copy this seat was given last, lends the new copy its player boards,
-    Wall sections and Mausoleum spots that still equal the game's: most do between two
-    questions, and testing is cheaper than copying. Whatever a strategy did to its copy, a
-    part that differs from the game is copied afresh.
+    ``previous``, the copy this seat was given last, lends the new copy the parts that still
+    equal the game's (``GameState.copy``): whatever a strategy did to its copy, a part that
+    differs from the game is copied afresh.
     """
-    other = GameState.__new__(GameState)
-    other.n = state.n
-    other.round = state.round
-    other.stage = state.stage
-    other.step = state.step
-    if previous is None:
-        other.players = [p.copy() for p in state.players]
-        other.walls = [w.copy() for w in state.walls]
-        other.mausoleum = [m.copy() for m in state.mausoleum]
-    else:
-        other.players = [old if old.same(p) else p.copy()
-                         for p, old in zip(state.players, previous.players, strict=True)]
-        other.walls = [old if old.same(w) else w.copy()
-                       for w, old in zip(state.walls, previous.walls, strict=True)]
-        other.mausoleum = [old if old.same(m) else m.copy()
-                           for m, old in zip(state.mausoleum, previous.mausoleum, strict=True)]
-    other.hands = [hand[:] if s == seat else [] for s, hand in enumerate(state.hands)]
+    other = state.copy(previous)
+    other.hands = [hand if s == seat else [] for s, hand in enumerate(other.hands)]
     other.decks = [[], [], []]
-    other.supply = state.supply[:]
-    other.large_on_board = state.large_on_board[:]
-    other.court = state.court[:]
-    other.discard = state.discard[:]
-    other.court_free = state.court_free
-    other.palace_tiles = [r[:] for r in state.palace_tiles]
-    other.palace_count = [r[:] for r in state.palace_count]
-    other.governor_slots = [[s[:] for s in r] for r in state.governor_slots]
-    other.governor_count = [r[:] for r in state.governor_count]
-    other.master_available = state.master_available[:]
-    other.turn_order = state.turn_order[:]
-    other.marker_column = state.marker_column[:]
-    other.reward_board = state.reward_board
-    other.lisi = None
-    if state.lisi is not None:
-        other.lisi = state.lisi.copy()
+    if other.lisi is not None:
         other.lisi.deck = []
     return other
 
