@@ -262,10 +262,12 @@ class GameState:
         self.reward_board = 0  # index into box.unification_boards
         self.lisi: LiSi | None = None  # solo mode only
 
-    def copy(self, previous: GameState | None = None) -> GameState:
+    def copy(self, previous: GameState | None = None, only_hand: int | None = None
+             ) -> GameState:
         """A structural copy. ``previous``, an earlier copy of this game, lends the new one its
-        player boards, Wall sections and Mausoleum spots that still equal this state's (testing
-        is cheaper than copying, and most are equal between two questions)."""
+        player boards, Wall sections, Mausoleum spots and lists that still equal this state's
+        (testing is cheaper than copying, and most are equal between two questions).
+        ``only_hand``: copy that seat's hand alone, and no deck (the others are left empty)."""
         other = GameState.__new__(GameState)
         other.n = self.n
         other.round = self.round
@@ -283,20 +285,47 @@ class GameState:
             other.mausoleum = [old if old.same(m) else m.copy()
                                for m, old in zip(self.mausoleum, previous.mausoleum,
                                                  strict=True)]
-        other.hands = [h[:] for h in self.hands]
-        other.decks = [d[:] for d in self.decks]
-        other.supply = self.supply[:]
-        other.large_on_board = self.large_on_board[:]
-        other.court = self.court[:]
-        other.discard = self.discard[:]
+        if only_hand is None:
+            other.hands = [h[:] for h in self.hands]
+            other.decks = [d[:] for d in self.decks]
+        else:
+            other.hands = [h[:] if s == only_hand else [] for s, h in enumerate(self.hands)]
+            other.decks = [[] for _ in self.decks]
         other.court_free = self.court_free
-        other.palace_tiles = [r[:] for r in self.palace_tiles]
-        other.palace_count = [r[:] for r in self.palace_count]
-        other.governor_slots = [[s[:] for s in r] for r in self.governor_slots]
-        other.governor_count = [r[:] for r in self.governor_count]
-        other.master_available = self.master_available[:]
-        other.turn_order = self.turn_order[:]
-        other.marker_column = self.marker_column[:]
+        q = previous
+        if q is None:
+            other.supply = self.supply[:]
+            other.large_on_board = self.large_on_board[:]
+            other.court = self.court[:]
+            other.discard = self.discard[:]
+            other.palace_tiles = [r[:] for r in self.palace_tiles]
+            other.palace_count = [r[:] for r in self.palace_count]
+            other.governor_slots = [[s[:] for s in r] for r in self.governor_slots]
+            other.governor_count = [r[:] for r in self.governor_count]
+            other.master_available = self.master_available[:]
+            other.turn_order = self.turn_order[:]
+            other.marker_column = self.marker_column[:]
+        else:  # lists are compared whole (in C, nested ones too) before they are copied
+            other.supply = q.supply if q.supply == self.supply else self.supply[:]
+            other.large_on_board = (q.large_on_board if q.large_on_board == self.large_on_board
+                                    else self.large_on_board[:])
+            other.court = q.court if q.court == self.court else self.court[:]
+            other.discard = q.discard if q.discard == self.discard else self.discard[:]
+            other.palace_tiles = (q.palace_tiles if q.palace_tiles == self.palace_tiles
+                                  else [r[:] for r in self.palace_tiles])
+            other.palace_count = (q.palace_count if q.palace_count == self.palace_count
+                                  else [r[:] for r in self.palace_count])
+            other.governor_slots = (q.governor_slots if q.governor_slots == self.governor_slots
+                                    else [[s[:] for s in r] for r in self.governor_slots])
+            other.governor_count = (q.governor_count if q.governor_count == self.governor_count
+                                    else [r[:] for r in self.governor_count])
+            other.master_available = (q.master_available
+                                      if q.master_available == self.master_available
+                                      else self.master_available[:])
+            other.turn_order = q.turn_order if q.turn_order == self.turn_order else \
+                self.turn_order[:]
+            other.marker_column = (q.marker_column if q.marker_column == self.marker_column
+                                   else self.marker_column[:])
         other.reward_board = self.reward_board
         other.lisi = self.lisi.copy() if self.lisi is not None else None
         return other

@@ -24,9 +24,7 @@ def seat_copy(state: GameState, seat: int, previous: GameState | None = None) ->
     equal the game's (``GameState.copy``): whatever a strategy did to its copy, a part that
     differs from the game is copied afresh.
     """
-    other = state.copy(previous)
-    other.hands = [hand if s == seat else [] for s, hand in enumerate(other.hands)]
-    other.decks = [[], [], []]
+    other = state.copy(previous, only_hand=seat)
     if other.lisi is not None:
         other.lisi.deck = []
     return other
