@@ -33,7 +33,7 @@ from strategies.base import Strategy
 from strategies.model import BUILD
 from strategies.random_bot import RandomStrategy
 from zsim.cli import main
-from zsim.cli.bench import Timing, _fastest, _measured
+from zsim.cli.bench import Timing, _fastest
 from zsim.decisions import Decision
 from zsim.game import RECORD_FIELDS, Game
 from zsim.rules.scoring import CATEGORIES
@@ -55,7 +55,6 @@ from zsim.runner.batch import RunInterrupted, WorkerDied, _context, resume_run, 
 from zsim.runner.boxfiles import load_for_run
 from zsim.runner.summary import summarize
 from zsim.runner.tables import BASE, TABLES, TIMING_COLUMNS
-from zsim.runner.worker import peak_rss_bytes
 from zsim.state import NO_ONE
 from zsim.stats import wilson_interval
 from zsim.view import PlayerView
@@ -805,14 +804,25 @@ def test_bench_repeats_take_turns_and_keep_the_fastest_of_each_mode():
 @pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(),
                     reason="resetting the peak RSS needs Linux")
 def test_each_bench_measurement_reports_its_own_peak_memory():
-    def measure(megabytes: int) -> Callable[[], Timing]:
-        def timing() -> Timing:
-            np.ones(megabytes * 2**20, np.uint8)  # resident until freed on return
-            return Timing("x", "m", 1, 1.0, 1.0, 0, peak_rss_bytes())
-        return timing
+    # In a fresh process, as `zsim bench` is: the test process's own high-water mark, left by
+    # the tests before this one, can be higher than both measurements.
+    code = """
+import numpy as np
+from zsim.cli.bench import Timing, _measured
+from zsim.runner.worker import peak_rss_bytes
 
-    large, small = _measured(measure(256)), _measured(measure(1))
-    assert large.peak_rss_bytes - small.peak_rss_bytes > 200 * 2**20
+def measure(megabytes):
+    def timing():
+        np.ones(megabytes * 2**20, np.uint8)  # resident until freed on return
+        return Timing("x", "m", 1, 1.0, 1.0, 0, peak_rss_bytes())
+    return timing
+
+large, small = _measured(measure(256)), _measured(measure(1))
+print(large.peak_rss_bytes - small.peak_rss_bytes)
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert int(done.stdout) > 200 * 2**20
 
 
 def test_run_solo_marks_lisi_and_takes_variant_files(tmp_path):
