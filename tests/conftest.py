@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +13,13 @@ from zsim.components import Box, default_box_dir, load_box
 from zsim.decisions import Decision
 from zsim.game import Game
 from zsim.view import PlayerView
+
+
+def experiment_file(tmp_path_factory: pytest.TempPathFactory, text: str) -> Path:
+    """An experiment YAML with this text, in a fresh directory of its own."""
+    path = tmp_path_factory.mktemp("exp") / "experiment.yaml"
+    path.write_text(text)
+    return path
 
 
 @pytest.fixture(scope="session")

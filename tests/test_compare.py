@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
+from tests.conftest import experiment_file
 from zsim.cli import main
 from zsim.compare import paired_differences, variance_reduction, verdict
 from zsim.rules.scoring import CATEGORIES
@@ -25,9 +26,7 @@ chunk_size: 20
 
 @pytest.fixture(scope="module")
 def experiment(tmp_path_factory):
-    path = tmp_path_factory.mktemp("exp") / "small.yaml"
-    path.write_text(EXPERIMENT)
-    return path
+    return experiment_file(tmp_path_factory, EXPERIMENT)
 
 
 def _compare(experiment, out, *variant):

@@ -6,6 +6,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
+from tests.conftest import experiment_file
 from zsim.cli import main
 
 EXPERIMENT = """\
@@ -20,9 +21,7 @@ chunk_size: 6
 
 @pytest.fixture(scope="module")
 def experiment(tmp_path_factory):
-    path = tmp_path_factory.mktemp("exp") / "tiny.yaml"
-    path.write_text(EXPERIMENT)
-    return path
+    return experiment_file(tmp_path_factory, EXPERIMENT)
 
 
 def _effects(experiment, out, *args):

@@ -183,14 +183,18 @@ def test_one_time_cards_leave_the_game_and_ongoing_ones_return(box):
     assert not set(g.state.lisi.deck) & set(one_time)
 
 
+def give_tokens(g, p, small: list[int], large: list[int]) -> None:
+    """The player holds these tokens, taken from the supply and the board (none is made up)."""
+    p.tokens, p.large = small[:], large[:]
+    for suit in range(3):
+        g.state.supply[suit] -= small[suit]
+        g.state.large_on_board[suit] -= large[suit]
+
+
 def test_he_spends_leftover_tokens_large_first_to_unlock(box):
     g = solo_game(box)
     li = g.state.players[LISI]
-    li.large = [0, 1, 0]
-    li.tokens = [3, 2, 0]
-    g.state.large_on_board[1] = 0
-    g.state.supply[0] -= 3
-    g.state.supply[1] -= 2
+    give_tokens(g, li, small=[3, 2, 0], large=[0, 1, 0])
     entrance = li.entrance
     lisi.spend_leftover_tokens(g, li)
     assert li.entrance + sum(s.slots.count(LISI) for s in g.state.mausoleum) == entrance + 2
@@ -201,11 +205,7 @@ def test_his_five_tokens_with_a_large_one_unlock_only_one_soldier(box):
     # RULINGS 26a: Li Si pays 3 tokens per soldier, a large token counting as one (not two)
     g = solo_game(box)
     li = g.state.players[LISI]
-    li.large = [1, 0, 0]
-    li.tokens = [2, 2, 0]
-    g.state.large_on_board[0] = 0
-    g.state.supply[0] -= 2
-    g.state.supply[1] -= 2
+    give_tokens(g, li, small=[2, 2, 0], large=[1, 0, 0])
     soldiers = li.soldiers
     lisi.spend_leftover_tokens(g, li)
     assert li.soldiers == soldiers - 1

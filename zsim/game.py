@@ -40,7 +40,7 @@ from zsim.view import PlayerView
 if TYPE_CHECKING:
     from zsim.decisions import Player
 
-__all__ = ["RECORD_FIELDS", "Game", "GameResult", "Listener", "Paused", "offered", "play_game"]
+__all__ = ["RECORD_FIELDS", "Checkpoint", "Game", "GameResult", "Listener", "offered", "play_game"]
 
 
 @dataclass
@@ -164,16 +164,10 @@ class Game:
         self._turns_per_round = 3 * self.rules.cards_per_suit_per_round * n
         self.seed = seed
         self.strategies = list(strategies)
-        self.narrating = narrate
-        self.narration = Narration() if narrate else None
-        self.records = ResultRecorder(n)
-        self._hooks: dict[str, list[Listener]] = {}
-        self.listen(self.records, RESULT_EVENTS)
-        if self.narration is not None:
-            self.listen(self.narration, ("say",))
+        self._wire(ResultRecorder(n), [] if narrate else None)
         self.decisions = 0
         # the forward model: see the module docstring
-        self.forkable = any(getattr(s, "forks", False) for s in strategies)
+        self.forkable = _forks(self.strategies)
         self._snap: _Snapshot | None = None
         self._answers: list[Any] = []  # the answers given since the segment began
         self._cursor = 0  # how many of them the replay has used
@@ -196,6 +190,17 @@ class Game:
                       for seat in range(n)]
 
     # --- listeners -------------------------------------------------------------------------
+
+    def _wire(self, records: ResultRecorder, narration: list[str] | None) -> None:
+        """The game's own listeners: its result records, and its narration (``None``: the game
+        is not narrated)."""
+        self.records = records
+        self.narrating = narration is not None
+        self.narration = Narration(narration) if narration is not None else None
+        self._hooks: dict[str, list[Listener]] = {}
+        self.listen(records, RESULT_EVENTS)
+        if self.narration is not None:
+            self.listen(self.narration, ("say",))
 
     def listen(self, listener: Listener, kinds: tuple[str, ...] = (
             *RESULT_EVENTS, "say", "decision", "turn", "phase")) -> None:
@@ -234,34 +239,28 @@ class Game:
             raise RuntimeError(f"engine offered no option for a {kind!r} decision")
         self.decisions += 1
         decision = Decision(kind, seat, options, context)
-        if self._snap is None:  # a plain game: the seat's strategy answers, nothing is kept
-            self.consults += 1
+        keeping = self._snap is not None  # a segment that can be replayed: answers are kept
+        if keeping and self._reseed is not None and self._cursor == self._reseed[0]:
+            self.rng.setstate(self._reseed[1])
+        if keeping and self._cursor < len(self._answers):
+            answer = self._answers[self._cursor]  # a replay: the answer given before
+            if not offered(answer, options):
+                raise RuntimeError(f"a replayed {kind!r} answer {answer!r} is no longer "
+                                   f"offered (seat {seat}, game seed {self.seed})")
+        else:
             strategy = self.strategies[seat]
+            if strategy is None:  # only with a snapshot: the game pauses here
+                self._pending = decision
+                raise Paused(decision)
+            self.consults += 1
             self._asking = decision
-            answer = strategy.choose(self.views[seat], decision)  # type: ignore[union-attr]
+            answer = strategy.choose(self.views[seat], decision)
             self._asking = None
             if not offered(answer, options):
-                raise IllegalChoice(strategy.name, decision, answer, self.seed)  # type: ignore[union-attr]
-        else:
-            if self._reseed is not None and self._cursor == self._reseed[0]:
-                self.rng.setstate(self._reseed[1])
-            if self._cursor < len(self._answers):
-                answer = self._answers[self._cursor]  # a replay: the answer given before
-                if not offered(answer, options):
-                    raise RuntimeError(f"a replayed {kind!r} answer {answer!r} is no longer "
-                                       f"offered (seat {seat}, game seed {self.seed})")
-            else:
-                strategy = self.strategies[seat]
-                if strategy is None:
-                    self._pending = decision
-                    raise Paused(decision)
-                self.consults += 1
-                self._asking = decision
-                answer = strategy.choose(self.views[seat], decision)
-                self._asking = None
-                if not offered(answer, options):
-                    raise IllegalChoice(strategy.name, decision, answer, self.seed)
+                raise IllegalChoice(strategy.name, decision, answer, self.seed)
+            if keeping:
                 self._answers.append(answer)
+        if keeping:
             self._cursor += 1
         if "decision" in self._hooks:
             self.emit("decision", {"decision": decision, "answer": answer})
@@ -300,7 +299,7 @@ class Game:
         if strategies is not None:
             self.strategies = [mine if s is None or isinstance(mine, LiSiSeat) else s
                                for s, mine in zip(strategies, self.strategies, strict=True)]
-            self.forkable = any(getattr(s, "forks", False) for s in self.strategies)
+            self.forkable = _forks(self.strategies)
         if self._pending is not None:
             if self.strategies[self._pending.seat] is None:
                 raise RuntimeError(f"seat {self._pending.seat} has no strategy to answer "
@@ -406,18 +405,9 @@ class Game:
         other.options, other.t, other.rules, other.n = self.options, self.t, self.rules, self.n
         other._turns_per_round = self._turns_per_round
         other.seed, other.setup = self.seed, self.setup
-        other.narrating, other.narration = self.narrating, None
-        if self.narration is not None:
-            other.narration = Narration()
-            other.narration.lines = self.narration.lines[:]
-        other.records = self.records.copy()
-        # the same kinds are emitted (a replay counts them to know what it told already),
-        # but only to the fork's own records and narration
-        other._hooks = {kind: [] for kind in self._hooks}
-        for kind in RESULT_EVENTS:
-            other._hooks[kind].append(other.records)
-        if other.narration is not None:
-            other._hooks["say"].append(other.narration)
+        other._wire(self.records.copy(), self.log[:] if self.log is not None else None)
+        for kind in self._hooks:  # the same kinds are emitted (a replay counts them to know
+            other._hooks.setdefault(kind, [])  # what it told already), to no one else
         other.decisions = self.decisions
         other.state = self.state.copy()
         other._snap = self._snap  # never changed, so it can be shared
@@ -491,17 +481,10 @@ class Game:
         game.n, game.seed, game.setup = len(strategies), saved.seed, dict(saved.setup)
         game._turns_per_round = 3 * game.rules.cards_per_suit_per_round * game.n
         game.strategies = list(strategies)
-        game.narrating = saved.narration is not None
-        game.narration = None
-        game.records = saved.records.copy()
-        game._hooks = {}
-        game.listen(game.records, RESULT_EVENTS)
-        if saved.narration is not None:
-            game.narration = Narration()
-            game.narration.lines = saved.narration[:]
-            game.listen(game.narration, ("say",))
+        game._wire(saved.records.copy(),
+                   saved.narration[:] if saved.narration is not None else None)
         game.decisions = saved.decisions
-        game.forkable = any(getattr(s, "forks", False) for s in strategies)
+        game.forkable = _forks(game.strategies)
         game.state = saved.state.copy()
         game.rng = random.Random()
         game.rng.setstate(saved.rng)
@@ -513,9 +496,9 @@ class Game:
         game._pending = game._asking = None
         game._answers, game._cursor, game.consults = saved.answers[:], 0, 0
         game._told, game._mute = 0, saved.told
-        game._snap = game._reseed = None
-        if saved.answers or saved.told:
-            game._snap = _Snapshot(saved.state.copy(), saved.rng, saved.decisions)
+        game._reseed = None
+        game._snap = (_Snapshot(saved.state.copy(), saved.rng, saved.decisions)
+                      if saved.answers else None)
         return game
 
     # --- the end ---------------------------------------------------------------------------
@@ -577,6 +560,11 @@ class Game:
         features["master_alchemists"] = ",".join(
             self.t.card_name[c] for c in state.master_available)
         return features
+
+
+def _forks(strategies: list[Any]) -> bool:
+    """Whether a seat's strategy forks the game (then the game keeps its snapshots)."""
+    return any(getattr(s, "forks", False) for s in strategies)
 
 
 def offered(answer: Any, options: list) -> bool:

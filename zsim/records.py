@@ -91,8 +91,8 @@ class Narration:
 
     __slots__ = ("lines",)
 
-    def __init__(self) -> None:
-        self.lines: list[str] = []
+    def __init__(self, lines: list[str] | None = None) -> None:
+        self.lines: list[str] = lines if lines is not None else []
 
     def event(self, g: Table, kind: str, data: dict[str, Any]) -> None:
         self.lines.append(data["line"])
