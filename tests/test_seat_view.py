@@ -63,6 +63,36 @@ def test_a_cheat_changes_nothing_but_its_own_copy(box, cheat, players):
         assert cheated.decisions == honest.decisions
 
 
+class Vandal(RandomStrategy):
+    """Scribbles over every public part of its copy of the table."""
+
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        board = view.board
+        for p in board.players:
+            p.tokens[:] = [9, 9, 9]
+            p.workers[:] = [0] * 5
+            p.tableau[0].append(1)
+        for part in (*board.walls, *board.mausoleum):
+            part.slots[:] = [view.seat] * len(part.slots)
+        board.supply[:] = [0, 0, 0]
+        board.court.append(1)
+        for region in (*board.palace_tiles, *board.governor_slots):
+            region.clear()
+        return super().choose(view, decision)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_cheat_cannot_mislead_the_seats_that_look_after_it(box, players):
+    """The seats' copies share the parts that still equal the game's: what one seat scribbles
+    on its copy must never reach the copy shown to the next seat, which reads the table."""
+    others = [resolve("greedy") for _ in range(players - 1)]
+    for seed in range(2):
+        honest = play_game(box, [RandomStrategy(), *others], seed)
+        cheated = play_game(box, [Vandal(), *others], seed)
+        assert cheated.scores == honest.scores
+        assert cheated.decisions == honest.decisions
+
+
 def test_a_heuristic_that_cheats_does_not_score_its_cheat(box):
     class Greedy(type(resolve("greedy"))):
         def choose(self, view: PlayerView, decision: Decision) -> Any:

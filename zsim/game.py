@@ -176,6 +176,7 @@ class Game:
         self._told = 0  # events emitted since the segment began
         self._mute = 0  # events a replay must not tell again
         self.consults = 0  # strategy calls so far: a view's snapshot is good for one
+        self.shown: GameState | None = None  # the table last shown to a seat (``PlayerView``)
         # in a determinised fork, the answer from which its own RNG replaces the game's
         self._reseed: tuple[int, tuple[Any, ...]] | None = None
         self.rng = random.Random(seed)
@@ -420,7 +421,7 @@ class Game:
         other._asking = None
         other._reseed = self._reseed
         other._told, other._mute = self._told, self._mute
-        other.consults = 0
+        other.consults, other.shown = 0, None
         if seat is None:
             other.rng = random.Random.__new__(random.Random)
             if other._pending is None:
@@ -495,6 +496,7 @@ class Game:
             game.views.append(view)
         game._pending = game._asking = None
         game._answers, game._cursor, game.consults = saved.answers[:], 0, 0
+        game.shown = None
         game._told, game._mute = 0, saved.told
         game._reseed = None
         game._snap = (_Snapshot(saved.state.copy(), saved.rng, saved.decisions)

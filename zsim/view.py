@@ -4,7 +4,10 @@ The view hands out a *copy* of the table as this seat sees it (``zsim.rules.hidd
 the public state, the player's own hand, and no other hand nor any deck (their sizes are
 public: ``hand_backs``, ``deck_sizes``). The copy is made on first use in each decision and
 shared by everything the strategy reads in it, so a strategy that writes into it changes its own
-copy only. The helpers below compute from the live game and return fresh numbers and lists.
+copy only. It borrows the parts that still equal the game's from the copy last shown to any
+seat (``Host.shown``); as they are compared with the game's first, what one seat scribbled is
+never shown to the next. The helpers below compute from the live game and return fresh
+numbers and lists.
 ``fork`` gives the seat a game to search: a copy with every hidden card redealt at random.
 
 The view reaches its game through a closure, not an attribute: Python has no private data, so
@@ -30,6 +33,7 @@ class Host(Table, Protocol):
     the other way round)."""
 
     consults: int  # strategy calls so far: the view's copy of the table is made once per call
+    shown: GameState | None  # the copy last shown to any seat: the next one borrows from it
 
     @property
     def log(self) -> list[str] | None: ...
@@ -71,7 +75,7 @@ class PlayerView:
     def _table(self) -> GameState:
         game = self._game()
         if self._seen_at != game.consults:
-            self._seen = seat_copy(game.state, self.seat, self._seen)
+            self._seen = game.shown = seat_copy(game.state, self.seat, game.shown)
             self._seen_at = game.consults
         return self._seen  # type: ignore[return-value]
 

@@ -20,7 +20,7 @@ def seat_copy(state: GameState, seat: int, previous: GameState | None = None) ->
     and the decks are empty lists, Li Si's action deck too); their counts are public and shown
     by the view (``hand_backs``, ``deck_sizes``).
 
-    ``previous``, the copy this seat was given last, lends the new copy the parts that still
+    ``previous``, the copy last shown to a seat, lends the new copy the parts that still
     equal the game's (``GameState.copy``): whatever a strategy did to its copy, a part that
     differs from the game is copied afresh.
     """
