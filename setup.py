@@ -37,8 +37,10 @@ MANIFEST = "compiled.json"  # in the zsim package: {module: sha256 of the source
 # operation there, as Python does.
 LENIENT = ("--disable-error-code=union-attr", "--disable-error-code=index",
            "--disable-error-code=call-overload")
-# Commands that build the extensions (the others only ask setuptools for metadata).
+# Commands that build the extensions (the others only ask setuptools for metadata), and those
+# that build them in place, beside the sources (an editable install).
 BUILDS = {"build", "build_ext", "bdist_wheel", "editable_wheel", "install", "develop"}
+IN_PLACE = {"editable_wheel", "develop", "--inplace", "-i"}
 
 
 def module_name(source: str) -> str:
@@ -50,22 +52,25 @@ def digests() -> dict[str, str]:
             for source in COMPILED}
 
 
-def remove_earlier_build() -> None:
-    """An earlier in-place build (``pip install -e .``) left its extensions beside the sources:
-    remove them, so that a build that fails or is switched off leaves the sources alone."""
-    Path("zsim", MANIFEST).unlink(missing_ok=True)
-    for source in COMPILED:
-        for built in Path(source).parent.glob(f"{Path(source).stem}.*.so"):
-            built.unlink()
-    for library in Path().glob("*__mypyc.*.so"):
-        library.unlink()
+def remove_earlier_build(in_place: bool) -> None:
+    """Remove what an earlier build left where this one puts its extensions: beside the sources
+    for an editable install, in setuptools' ``build/lib*`` directories otherwise. A build that
+    fails or is switched off then installs the sources alone, and a wheel's build leaves an
+    editable install's extensions in place."""
+    for root in [Path()] if in_place else Path("build").glob("lib*"):
+        (root / "zsim" / MANIFEST).unlink(missing_ok=True)
+        for source in COMPILED:
+            for built in (root / source).parent.glob(f"{Path(source).stem}.*.so"):
+                built.unlink()
+        for library in root.glob("*__mypyc.*.so"):
+            library.unlink()
 
 
 def compiled_engine() -> list[Extension]:
     """The extension modules of the engine, or none (see the module docstring)."""
     if not BUILDS & set(sys.argv[1:]):
         return []
-    remove_earlier_build()
+    remove_earlier_build(in_place=bool(IN_PLACE & set(sys.argv[1:])))
     if os.environ.get("ZSIM_PURE_PYTHON"):
         print("ZSIM_PURE_PYTHON is set: installing the engine's sources alone", file=sys.stderr)
         return []
