@@ -758,7 +758,8 @@ def test_bench_times_whole_run_processes_with_runner():
     assert [row[:2] for row in rows] == [["2", "1"], ["6", "1"], ["6", "2"]]
     for row in rows:
         jobs, (wall, in_games, outside, around) = int(row[1]), map(float, row[2:6])
-        assert 0 < in_games < wall and 0 < around < wall
+        # two games of the compiled engine take under 5 ms: shown as 0.00 s
+        assert 0 <= in_games < wall and 0 < around < wall
         assert outside == pytest.approx(wall - in_games / jobs, abs=0.011)
     assert lines[6].startswith("parallel efficiency, 2 jobs over 1: ")
 
