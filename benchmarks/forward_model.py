@@ -4,7 +4,8 @@ stepped from outside, and a random rollout to the end of the game.
 Games are paused at every turn question of a few 4-player games answered from outside (the
 first option each time); at each, ``fork()`` and ``fork(seat, rng)`` are timed, the fastest of
 ``--repeat`` calls kept (a busy machine only adds). Rollouts play a determinised fork to the
-end with four random strategies.
+end with four random strategies. ``ZSIM_PURE_PYTHON=1`` measures the engine's sources instead of
+its compiled build (docs/running.md, "The compiled engine").
 
     python benchmarks/forward_model.py --games 5 --repeat 5
 """
@@ -19,6 +20,7 @@ from functools import partial
 
 from strategies.random_bot import RandomStrategy
 from zsim.components import default_box_dir, load_box
+from zsim.engine_build import ENGINE
 from zsim.game import Game
 
 
@@ -57,7 +59,8 @@ def main() -> None:
             start = time.perf_counter()
             decision = game.answer(decision.options[0])
             steps.append(time.perf_counter() - start)
-    print(f"{args.games} games of {args.players} players, {len(plain)} turn questions")
+    print(f"{args.games} games of {args.players} players, {len(plain)} turn questions; "
+          f"engine: {ENGINE}")
     for label, times in (("fork() at a turn question", plain),
                          ("fork(seat, rng) at a turn question", determinised),
                          ("answer() from outside, per question", steps)):

@@ -22,11 +22,12 @@ nothing for the forward model.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from zsim.components import Box
 from zsim.components.schema import COLOURS, REGIONS
+from zsim.consult import consult
 from zsim.decisions import Decision, IllegalChoice
 from zsim.options import GameOptions, OptionError
 from zsim.records import RECORD_FIELDS, RESULT_EVENTS, Narration, ResultRecorder
@@ -64,6 +65,9 @@ class GameResult:
     tiles: list[tuple[Any, ...]] = field(default_factory=list)  # tiles the players got
     decisions: int = 0
     log: list[str] | None = None
+
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        return _fields(self)
 
     def player_rows(self) -> list[dict[str, Any]]:
         rows = []
@@ -127,6 +131,9 @@ class Checkpoint:
     setup: dict[str, Any]
     view_rngs: list[tuple[Any, ...]]
 
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        return _fields(self)
+
 
 class _Snapshot:
     """A segment's start: the state, the RNG's state and how many events had been told."""
@@ -148,13 +155,18 @@ class Game:
     """
 
     def __init__(self, box: Box, strategies: list[Player | LiSiSeat | None], seed: int,
-                 options: GameOptions | None = None, narrate: bool = False) -> None:
+                 options: GameOptions | None = None, narrate: bool = False, *,
+                 blank: bool = False) -> None:
+        """``blank``: set nothing up, for ``fork`` and ``restore`` to fill every field
+        (compiled classes are made through their constructor)."""
+        if blank:
+            return
         n = len(strategies)
         if not 2 <= n <= 4:
             raise ValueError(f"a game needs 2 to 4 players, got {n}")
         self.options = options or GameOptions()
         board_ids = [b.id for b in box.unification_boards]
-        if self.options.board not in ("random", *board_ids):
+        if self.options.board != "random" and self.options.board not in board_ids:
             raise OptionError(f"variant board={self.options.board!r}: expected random or one "
                               f"of {', '.join(board_ids)}")
         self.t: Tables = compile_tables(box)
@@ -255,7 +267,8 @@ class Game:
                 raise Paused(decision)
             self.consults += 1
             self._asking = decision
-            answer = strategy.choose(self.views[seat], decision)
+            # never Li Si's seat: the rules play his turns and ask him nothing
+            answer = consult(self, cast("Player", strategy), self.views[seat], decision)
             self._asking = None
             if not offered(answer, options):
                 raise IllegalChoice(strategy.name, decision, answer, self.seed)
@@ -307,10 +320,11 @@ class Game:
                                    f"{self._pending!r}")
             self._pending = None
             self._replay()
-        self._advance()
-        if self._pending is not None:
-            raise RuntimeError(f"seat {self._pending.seat} has no strategy to answer "
-                               f"{self._pending!r}")
+        # the question returned, not ``self._pending`` read again: the type checker takes the
+        # attribute for None still, and the compiled code would check that it is
+        stuck = self._advance()
+        if stuck is not None:
+            raise RuntimeError(f"seat {stuck.seat} has no strategy to answer {stuck!r}")
         return self.result()
 
     def _replay(self) -> None:
@@ -324,8 +338,9 @@ class Game:
         self._mute = self._told
         self._told = 0
 
-    def _advance(self) -> None:
-        """Play segments until a seat without a strategy must answer, or the game ends."""
+    def _advance(self) -> Decision | None:
+        """Play segments until a seat without a strategy must answer (that question is
+        returned), or the game ends."""
         state = self.state
         keep = self.forkable or None in self.strategies
         while state.stage != Stage.OVER:
@@ -334,12 +349,13 @@ class Game:
             try:
                 self._segment(state)
             except Paused:
-                return
+                return self._pending
             finally:
                 state = self.state
             self._snap = self._reseed = None
             self._answers = []
             self._cursor = self._told = self._mute = 0
+        return None
 
     def _segment(self, state: GameState) -> None:
         """Play the segment the state stands at, and move the state past it."""
@@ -402,7 +418,7 @@ class Game:
         ``rng`` from then on, and every seat of it is answered from outside (``None``), so
         nothing of the other players' strategies or of the real game's RNG is in it.
         """
-        other = Game.__new__(Game)
+        other = Game(self.t.box, self.strategies, self.seed, blank=True)
         other.options, other.t, other.rules, other.n = self.options, self.t, self.rules, self.n
         other._turns_per_round = self._turns_per_round
         other.seed, other.setup = self.seed, self.setup
@@ -477,7 +493,7 @@ class Game:
                 strategies: list[Player | LiSiSeat | None]) -> Game:
         """Continue a saved game with these seats (the saved one's Li Si seat, if any, again).
         """
-        game = cls.__new__(cls)
+        game = cls(box, strategies, saved.seed, blank=True)
         game.options, game.t, game.rules = saved.options, compile_tables(box), box.board.rules
         game.n, game.seed, game.setup = len(strategies), saved.seed, dict(saved.setup)
         game._turns_per_round = 3 * game.rules.cards_per_suit_per_round * game.n
@@ -562,6 +578,12 @@ class Game:
         features["master_alchemists"] = ",".join(
             self.t.card_name[c] for c in state.master_available)
         return features
+
+
+def _fields(record: GameResult | Checkpoint) -> tuple[Any, ...]:
+    """A record's fields in order: what it is unpickled with, through its constructor (compiled
+    classes are)."""
+    return tuple(getattr(record, f.name) for f in fields(record))
 
 
 def _forks(strategies: list[Any]) -> bool:

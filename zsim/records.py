@@ -46,8 +46,12 @@ class ResultRecorder:
         self.tiles: list[tuple[Any, ...]] = []
         self.start_tiles = [""] * n
 
+    def __getnewargs__(self) -> tuple[int]:
+        """Unpickled through the constructor with these (compiled classes are)."""
+        return (len(self.start_tiles),)
+
     def copy(self) -> ResultRecorder:
-        other = ResultRecorder.__new__(ResultRecorder)
+        other = ResultRecorder(len(self.start_tiles))
         other.walls = self.walls[:]
         other.rewards = self.rewards[:]
         other.abilities = self.abilities[:]

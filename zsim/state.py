@@ -7,23 +7,23 @@ Unification card is its printed number (1..120); Alchemist and Master Alchemist 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
     from zsim.components.schema import LiSiCard
 
-NO_ONE = -1
+NO_ONE: Final = -1
 
 
 class Stage:
     """Where a game stands between two segments (``GameState.stage``): plain ints, compared on
     the hot path."""
 
-    START = 0  # the Starting tiles are to be dealt
-    ROUND = 1  # a round is to begin (``round`` is the last one begun)
-    TURNS = 2  # ``step`` is the index of the round's next turn
-    REWARDS = 3  # the round's Unification rewards are next
-    OVER = 4
+    START: Final = 0  # the Starting tiles are to be dealt
+    ROUND: Final = 1  # a round is to begin (``round`` is the last one begun)
+    TURNS: Final = 2  # ``step`` is the index of the round's next turn
+    REWARDS: Final = 3  # the round's Unification rewards are next
+    OVER: Final = 4
 
 
 class PlayerState:
@@ -52,8 +52,12 @@ class PlayerState:
         "workers",
     )
 
-    def __init__(self, seat: int) -> None:
+    def __init__(self, seat: int, blank: bool = False) -> None:
+        """``blank``: leave every field but the seat unset, for ``copy`` to fill (compiled
+        classes are made through their constructor)."""
         self.seat = seat
+        if blank:
+            return
         self.colour = seat  # index into COLOURS, dealt at setup (and with it the Alchemist set)
         self.tableau: list[list[int]] = [[], [], [], [], []]
         self.emperor: dict[int, int] = {}  # card -> Court action index set by an Emperor tile
@@ -74,9 +78,12 @@ class PlayerState:
         self.vp: dict[str, int] = {}  # in-game VP by category
         self.stats: dict[str, int] = {}  # activity counters, by players-table column (n_*)
 
+    def __getnewargs__(self) -> tuple[int, bool]:
+        """Unpickled through the constructor with these (compiled classes are)."""
+        return self.seat, True
+
     def copy(self) -> PlayerState:
-        other = PlayerState.__new__(PlayerState)
-        other.seat = self.seat
+        other = PlayerState(self.seat, blank=True)
         other.colour = self.colour
         other.tableau = [r[:] for r in self.tableau]
         other.emperor = dict(self.emperor)
@@ -137,6 +144,10 @@ class WallSection:
         self.emperor_tile = emperor_tile  # index into box.emperor_tiles, or NO_ONE
         self.first_builder = NO_ONE
 
+    def __getnewargs__(self) -> tuple[int, tuple[int, ...], int, str, int]:
+        """Unpickled through the constructor with these (compiled classes are)."""
+        return self.site, self.tiers, self.wall_tile, self.wall_face, self.emperor_tile
+
     def same(self, other: WallSection) -> bool:
         return (self.slots == other.slots and self.first_builder == other.first_builder
                 and self.emperor_tile == other.emperor_tile and self.site == other.site
@@ -144,13 +155,9 @@ class WallSection:
                 and self.wall_face == other.wall_face)
 
     def copy(self) -> WallSection:
-        other = WallSection.__new__(WallSection)
-        other.site = self.site
-        other.tiers = self.tiers
+        other = WallSection(self.site, self.tiers, self.wall_tile, self.wall_face,
+                            self.emperor_tile)
         other.slots = self.slots[:]
-        other.wall_tile = self.wall_tile
-        other.wall_face = self.wall_face
-        other.emperor_tile = self.emperor_tile
         other.first_builder = self.first_builder
         return other
 
@@ -168,17 +175,17 @@ class MausoleumSpot:
         self.condition = condition  # the tile's condition, kept here for the hot path
         self.slots = [NO_ONE] * n_slots
 
+    def __getnewargs__(self) -> tuple[str, int, int, str, int]:
+        """Unpickled through the constructor with these (compiled classes are)."""
+        return self.binding, self.where, self.tile, self.condition, 0
+
     def same(self, other: MausoleumSpot) -> bool:
         return (self.slots == other.slots and self.tile == other.tile
                 and self.binding == other.binding and self.where == other.where
                 and self.condition == other.condition)
 
     def copy(self) -> MausoleumSpot:
-        other = MausoleumSpot.__new__(MausoleumSpot)
-        other.binding = self.binding
-        other.where = self.where
-        other.tile = self.tile
-        other.condition = self.condition
+        other = MausoleumSpot(self.binding, self.where, self.tile, self.condition, 0)
         other.slots = self.slots[:]
         return other
 
@@ -197,10 +204,12 @@ class LiSi:
         self.removed: list[int] = []  # one-time cards already played
         self.palace_tiles: list[tuple[int, int]] = []  # (region, Palace tile kind) on his board
 
+    def __getnewargs__(self) -> tuple[int, LiSiCard]:
+        """Unpickled through the constructor with these (compiled classes are)."""
+        return self.seat, self.card
+
     def copy(self) -> LiSi:
-        other = LiSi.__new__(LiSi)
-        other.seat = self.seat
-        other.card = self.card
+        other = LiSi(self.seat, self.card)
         other.deck = self.deck[:]
         other.discard = self.discard[:]
         other.removed = self.removed[:]
@@ -237,8 +246,11 @@ class GameState:
         "walls",
     )
 
-    def __init__(self, n: int) -> None:
+    def __init__(self, n: int, blank: bool = False) -> None:
+        """``blank``: leave every field but ``n`` unset, for ``copy`` to fill."""
         self.n = n
+        if blank:
+            return
         self.round = 0  # 1..5 while playing
         self.stage = Stage.START  # where the game stands: see ``Stage``
         self.step = 0  # in Stage.TURNS, the index of the next turn of the round
@@ -262,14 +274,17 @@ class GameState:
         self.reward_board = 0  # index into box.unification_boards
         self.lisi: LiSi | None = None  # solo mode only
 
+    def __getnewargs__(self) -> tuple[int, bool]:
+        """Unpickled through the constructor with these (compiled classes are)."""
+        return self.n, True
+
     def copy(self, previous: GameState | None = None, only_hand: int | None = None
              ) -> GameState:
         """A structural copy. ``previous``, an earlier copy of this game, lends the new one its
         player boards, Wall sections, Mausoleum spots and lists that still equal this state's
         (testing is cheaper than copying, and most are equal between two questions).
         ``only_hand``: copy that seat's hand alone, and no deck (the others are left empty)."""
-        other = GameState.__new__(GameState)
-        other.n = self.n
+        other = GameState(self.n, blank=True)
         other.round = self.round
         other.stage = self.stage
         other.step = self.step

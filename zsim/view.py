@@ -149,6 +149,7 @@ class PlayerView:
         region, slot = turn.card_location(p, card)
         ctx = effects.Context(region, slot, game.t.card_type[card], "vp_cards")
         ability = game.t.card_ability[card]
+        assert ability is not None  # every card has one: None only fills unused card numbers
         return max((effects.steps_vp(game, p, ability.options[i], ctx)
                     for i in effects.feasible_options(game, p, ability, ctx, full=False)),
                    default=0)

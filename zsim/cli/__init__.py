@@ -14,6 +14,7 @@ from importlib import import_module
 import click
 
 from zsim import __version__
+from zsim.engine_build import ENGINE
 
 # The subcommands, each the ``command`` of the module ``zsim.cli.<name>``.
 COMMANDS = ("balance", "bench", "compare", "components", "effects", "exploit", "play", "power",
@@ -35,7 +36,8 @@ class _LazyGroup(click.Group):
 
 
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="zsim")
+@click.version_option(__version__, prog_name="zsim",
+                      message=f"%(prog)s, version %(version)s\nengine: {ENGINE}")
 def main() -> None:
     """Simulate Zhanguo: The First Empire and measure its balance."""
     # At exit the interpreter's last garbage collections walk every object left (the modules

@@ -48,8 +48,8 @@ from typing import Protocol, TypeVar
 
 import click
 
-from strategies.model import BUILD
 from strategies.registry import UnknownStrategy, resolve
+from zsim.engine_build import ENGINE
 from zsim.game import play_game
 from zsim.runner import DEFAULT_EXPERIMENT, Experiment, load_experiment
 from zsim.runner.backends import stop_workers
@@ -169,7 +169,7 @@ def command(games: int, jobs: int, chunk_size: int, repeat: int, strategies: tup
         rows += [Row(engine), Row(single, versus=engine)]
         rows += [Row(timing, versus=single, jobs=jobs) for timing in parallel]
     click.echo(_table(rows))
-    click.echo(f"heuristic bots' estimates: {BUILD}.")
+    click.echo(f"engine: {ENGINE}.")
     if strategies:
         click.echo(f"chosen: {players} players from {', '.join(strategies)}, seats balanced.")
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from zsim.components.schema import COLOURS
 from zsim.options import KINDS, OptionError
@@ -145,7 +145,7 @@ def _check_mausoleum(box: Box, forced: frozenset[str], excluded: frozenset[str])
 
 
 def settle(options: GameOptions, kind: str, order: list, in_play: int,
-           name: Callable[[object], str], from_end: bool = False) -> list:
+           name: Callable[[Any], str], from_end: bool = False) -> list:
     """``order`` as setup shuffled it, its first ``in_play`` items in play (the last ones when
     ``from_end``: setup pops them), with excluded items swapped out for the first usable item
     left out and forced items swapped in for the last item in play that is not forced.

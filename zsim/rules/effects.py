@@ -101,6 +101,7 @@ def performable(g: Table, p: PlayerState, steps: tuple) -> bool:
 
 
 def _alchemist_regions(g: Table, p: PlayerState, where: str) -> tuple[int, ...]:
+    candidates: tuple[int, ...]
     if where == "any":
         candidates = ALL_REGIONS
     elif where == "alchemist_official":

@@ -79,7 +79,7 @@ def lisi_wall_vp(g: Table, p: PlayerState) -> list[tuple[int, int, int]]:
 
 def lisi_elixir_vp(g: Table, p: PlayerState) -> int:
     _, _, elixir_line = lisi.scoring_lines(g)
-    if elixir_line is None:
+    if elixir_line is None or elixir_line.elixir_bonus is None:
         return 0
     alchemist_cards = card_type_counts(g, p.tableau_cards())[3]
     return alchemist_cards * (g.t.box.board.elixir.vp[p.ship] + elixir_line.elixir_bonus)

@@ -82,8 +82,8 @@ def _setup_mausoleum(g: Table, state: GameState, options: GameOptions,
     if options.mausoleum == "advanced":
         rng.shuffle(bindings)
     tiles_by_kind: dict[str, list[int]] = {}
-    for i, tile in enumerate(g.t.box.mausoleum_tiles):
-        tiles_by_kind.setdefault(tile.kind, []).append(i)
+    for i, spec in enumerate(g.t.box.mausoleum_tiles):
+        tiles_by_kind.setdefault(spec.kind, []).append(i)
     for pool in tiles_by_kind.values():
         rng.shuffle(pool)
     for binding in bindings:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from zsim.components import Box
-from zsim.components.schema import COURT_ACTIONS, OFFICIALS, REGIONS, SUITS, Ability
+from zsim.components.schema import COURT_ACTIONS, OFFICIALS, REGIONS, SUITS, Ability, Rules
 
 ALCHEMIST = 3  # the card type of Alchemist and Master Alchemist cards, after the three suits
 CARD_TYPES = (*SUITS, "alchemist")
@@ -36,7 +36,7 @@ class Tables:
     mausoleum_slots: tuple[int, ...]  # by player count: slots of each Mausoleum tile in use
 
     @property
-    def rules(self):
+    def rules(self) -> Rules:
         return self.box.board.rules
 
 
@@ -56,21 +56,21 @@ def compile_tables(box: Box) -> Tables:
         ability_id[card.number] = card.ability
         name[card.number] = f"{card.suit.capitalize()} {card.number}"
     sets: dict[int, list[int]] = {}
-    for card in box.alchemist_cards:
-        sets.setdefault(card.set, []).append(len(card_type))
+    for alchemist in box.alchemist_cards:
+        sets.setdefault(alchemist.set, []).append(len(card_type))
         card_type.append(ALCHEMIST)
-        trigger.append(ACTION_INDEX[card.trigger])
-        ability.append(box.abilities[card.ability])
-        ability_id.append(card.ability)
-        name.append(f"Alchemist {card.id}")
+        trigger.append(ACTION_INDEX[alchemist.trigger])
+        ability.append(box.abilities[alchemist.ability])
+        ability_id.append(alchemist.ability)
+        name.append(f"Alchemist {alchemist.id}")
     masters = []
-    for card in box.master_alchemists:
+    for master in box.master_alchemists:
         masters.append(len(card_type))
         card_type.append(ALCHEMIST)
-        trigger.append(ACTION_INDEX[card.trigger])
-        ability.append(box.abilities[card.ability])
-        ability_id.append(card.ability)
-        name.append(f"Master Alchemist {card.id}")
+        trigger.append(ACTION_INDEX[master.trigger])
+        ability.append(box.abilities[master.ability])
+        ability_id.append(master.ability)
+        name.append(f"Master Alchemist {master.id}")
     return Tables(
         box=box,
         card_type=tuple(card_type),

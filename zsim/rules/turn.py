@@ -163,6 +163,7 @@ def activate(g: Table, p: PlayerState, card: int) -> None:
     t = g.t
     region, slot = card_location(p, card)
     ability = t.card_ability[card]
+    assert ability is not None  # every card has one: None only fills unused card numbers
     ctx = effects.Context(region, slot, t.card_type[card], "vp_cards")
     options = effects.feasible_options(g, p, ability, ctx, full=False)
     pick = g.ask(p.seat, "ability_option", options, {"card": card})

@@ -4,10 +4,11 @@ A strategy that blocks (waits on a socket, sleeps, loops) would otherwise hold i
 the run, forever. The limits cost the games nothing: no clock is read around a strategy call.
 Instead a watchdog thread, one per process that plays, wakes a few times per limit and looks
 at what the playing thread is doing (``sys._current_frames``): the game it plays, and whether
-that thread is inside ``Game.ask`` and at which decision (the game's decision count). A decision
-seen in progress for the decision limit, or a game playing for the game limit, is stopped by
-raising ``TimeLimitExceeded`` in the playing thread, which fails that game like any strategy
-error, naming the strategy and the decision; the chunk goes on with its next game.
+that thread is inside a strategy call (the frame of ``zsim.consult.consult``) and at which
+decision (the game's decision count). A decision seen in progress for the decision limit, or
+a game playing for the game limit, is stopped by raising ``TimeLimitExceeded`` in the playing
+thread, which fails that game like any strategy error, naming the strategy and the decision;
+the chunk goes on with its next game.
 
 In the main thread of a process (``zsim run`` itself, and loky's workers) the watchdog sends the
 process SIGALRM, whose handler raises the exception: a signal also wakes a thread blocked in a
@@ -33,6 +34,7 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
+from zsim.consult import consult
 from zsim.game import Game
 
 if TYPE_CHECKING:
@@ -71,10 +73,10 @@ class TimeLimitExceeded(BaseException):
 
 
 def asking(frame: FrameType | None) -> tuple[Game, Decision] | None:
-    """The game and decision of the innermost ``Game.ask`` on a thread's stack, if any."""
+    """The game and decision of the innermost strategy call on a thread's stack, if any."""
     while frame is not None:
-        if frame.f_code is Game.ask.__code__:
-            game, decision = frame.f_locals.get("self"), frame.f_locals.get("decision")
+        if frame.f_code is consult.__code__:
+            game, decision = frame.f_locals.get("game"), frame.f_locals.get("decision")
             return (game, decision) if decision is not None else None
         frame = frame.f_back
     return None

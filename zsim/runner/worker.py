@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 
 from zsim.components import Box
+from zsim.consult import consult
 from zsim.decisions import IllegalChoice
 from zsim.game import RECORD_FIELDS, Game, GameResult
 from zsim.invariants import violations
@@ -173,7 +174,7 @@ def _blame(error: BaseException) -> tuple[int | None, str | None]:
     """The seat and decision kind at fault, or (None, None) when the engine itself failed.
 
     An illegal answer says so itself. Otherwise the exception is a strategy's when it came out
-    of the strategy call inside ``Game.ask``: the traceback goes deeper than that frame.
+    of the strategy call (``zsim.consult``, a Python frame in either build of the engine).
     """
     if isinstance(error, IllegalChoice):
         return error.decision.seat, error.decision.kind
@@ -181,7 +182,7 @@ def _blame(error: BaseException) -> tuple[int | None, str | None]:
     tb: TracebackType | None = error.__traceback__
     while tb is not None:
         frame = tb.tb_frame
-        if frame.f_code is Game.ask.__code__ and tb.tb_next is not None:
+        if frame.f_code is consult.__code__:
             decision = frame.f_locals.get("decision")
             if decision is not None:
                 culprit = (decision.seat, decision.kind)
