@@ -71,7 +71,9 @@ def compiled_engine() -> list[Extension]:
     if not BUILDS & set(sys.argv[1:]):
         return []
     remove_earlier_build(in_place=bool(IN_PLACE & set(sys.argv[1:])))
-    if os.environ.get("ZSIM_PURE_PYTHON"):
+    # the switch read as zsim.engine_build.switched_off reads it (0, false, no, off: compile)
+    switch = os.environ.get("ZSIM_PURE_PYTHON", "").strip().lower()
+    if switch not in ("", "0", "false", "no", "off"):
         print("ZSIM_PURE_PYTHON is set: installing the engine's sources alone", file=sys.stderr)
         return []
     try:

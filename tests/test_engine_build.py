@@ -123,3 +123,11 @@ def test_the_cli_says_which_build_runs():
     version = CliRunner().invoke(main, ["--version"])
     assert version.exit_code == 0
     assert f"engine: {ENGINE}" in version.output
+
+
+@pytest.mark.parametrize(("value", "off"), [("1", True), ("yes", True), (" TRUE ", True),
+                                            ("0", False), ("", False), ("no", False),
+                                            ("Off", False), (None, False)])
+def test_the_switch_reads_zero_and_no_as_leaving_the_build_on(value, off):
+    environ = {} if value is None else {engine_build.SWITCH: value}
+    assert engine_build.switched_off(environ) is off

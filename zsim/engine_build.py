@@ -31,6 +31,13 @@ from types import ModuleType
 ROOT = Path(__file__).resolve().parent.parent  # holds the zsim and strategies packages
 MANIFEST = Path(__file__).with_name("compiled.json")
 SWITCH = "ZSIM_PURE_PYTHON"
+OFF = ("", "0", "false", "no", "off")  # values of the switch that leave the compiled build on
+
+
+def switched_off(environ: dict[str, str] | os._Environ[str] = os.environ) -> bool:
+    """Whether the switch asks for the sources: ``ZSIM_PURE_PYTHON=1`` does,
+    ``ZSIM_PURE_PYTHON=0`` (or unset, or empty) does not."""
+    return environ.get(SWITCH, "").strip().lower() not in OFF
 
 
 def source_of(module: str) -> Path:
@@ -95,7 +102,7 @@ def _install() -> tuple[bool, str]:
         recorded: dict[str, str] = json.loads(MANIFEST.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         recorded = {}
-    compiled, line = choose(recorded, bool(os.environ.get(SWITCH)))
+    compiled, line = choose(recorded, switched_off())
     if recorded:
         sys.meta_path.insert(0, BuildFinder(list(recorded), compiled))
     return compiled, line
