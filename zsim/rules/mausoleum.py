@@ -50,20 +50,32 @@ def _workforce(g: Table, p: PlayerState, where: int) -> bool:
     return p.workers[where] >= g.rules.workforce_workers
 
 
+# The Wall conditions are plain loops, not any()/all() over generators (SIM110): they are asked
+# for every free spot after every turn and reward, and the loops take a tenth off random play.
+
+
 def _both_sections(g: Table, p: PlayerState, where: int) -> bool:
     seat = p.seat
-    return all(seat in w.slots for w in g.state.walls if w.site == where)
+    for w in g.state.walls:  # noqa: SIM110
+        if w.site == where and seat not in w.slots:
+            return False
+    return True
 
 
 def _high_wall(g: Table, p: PlayerState, where: int) -> bool:
     seat = p.seat
-    return any(w.site == where and seat in w.slots and _highest_taken_by(w, seat)
-               for w in g.state.walls)
+    for w in g.state.walls:
+        if w.site == where and seat in w.slots and _highest_taken_by(w, seat):
+            return True
+    return False
 
 
 def _first_builder(g: Table, p: PlayerState, where: int) -> bool:
     seat = p.seat
-    return any(w.first_builder == seat and w.site == where for w in g.state.walls)
+    for w in g.state.walls:  # noqa: SIM110
+        if w.first_builder == seat and w.site == where:
+            return True
+    return False
 
 
 def _highest_taken_by(section: WallSection, seat: int) -> bool:
