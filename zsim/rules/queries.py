@@ -289,8 +289,8 @@ def official_moves(p: PlayerState) -> list[tuple[int, int, int]]:
     """(type, from, to) for each Official that can step to an adjacent region."""
     return [
         (t, r, to)
-        for r in ALL_REGIONS
-        for t in range(3)
-        if p.officials[r][t]
+        for r, offs in enumerate(p.officials)
+        for t in (0, 1, 2)
+        if offs[t]
         for to in ADJACENT[r]
     ]
