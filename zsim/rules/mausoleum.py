@@ -97,9 +97,13 @@ def free_spots(g: Table, p: PlayerState) -> list[int]:
 
 
 def eligible_spots(g: Table, p: PlayerState) -> list[int]:
+    """The free spots whose condition the player meets, while a soldier waits at the entrance
+    (``condition_met`` inlined: asked after every turn and reward)."""
     if not p.entrance:
         return []
-    return [i for i in free_spots(g, p) if condition_met(g, p, i)]
+    spots = g.state.mausoleum
+    return [i for i in queries.free_spots(g.t, g.state, p)
+            if CONDITIONS[spots[i].condition](g, p, spots[i].where)]
 
 
 def place_soldier(g: Table, p: PlayerState, spot_index: int) -> None:
