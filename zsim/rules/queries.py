@@ -71,7 +71,7 @@ def governor_regions(p: PlayerState) -> list[int]:
 
 def ship_at_end(t: Tables, p: PlayerState) -> bool:
     """The Ship stands on the last space: nothing may move it any more."""
-    return p.ship >= len(t.box.board.elixir.vp) - 1
+    return p.ship >= t.elixir_end
 
 
 def court_actions(t: Tables, rules: Rules, state: GameState, p: PlayerState) -> list[int]:
