@@ -97,6 +97,23 @@ def test_a_governor_needs_one_official_of_each_type_in_the_region(table):
     assert queries.governor_regions(p) == []
 
 
+def test_asked_for_the_first_region_only_the_region_queries_stop_at_the_first(table):
+    # court_actions only asks whether there is a region: ``first`` gives the full list's head
+    _, rules, _, p = table
+    p.officials = [[1, 1, 1], [0, 1, 1], [1, 1, 1], [0, 0, 0], [0, 1, 1]]
+    p.workers = [2, 2, 0, 0, 2]
+    p.unrest = [3, 0, 0, 0, 0]
+    queries_of_p = (lambda first: queries.hire_regions(rules, p, first=first),
+                    lambda first: queries.palace_regions(rules, p, first=first),
+                    lambda first: queries.governor_regions(p, first=first))
+    for query, full in zip(queries_of_p, ([WEI, ZHAO, YAN], [CHU, WEI, YAN], [CHU, ZHAO]),
+                           strict=True):
+        assert query(False) == full
+        assert query(True) == full[:1]
+    p.officials = [[0, 0, 0]] * 5
+    assert all(query(True) == [] for query in queries_of_p)
+
+
 def test_a_court_action_is_offered_only_if_it_can_be_performed(table):
     # RULINGS 9: a Ship on the last space cannot Search; rulebook, Build 1 Wall: not with
     # every Wall on the board; Recruit needs an Official left in the supply.

@@ -42,31 +42,51 @@ def unify_regions(rules: Rules, p: PlayerState) -> list[int]:
     ]
 
 
-def hire_regions(rules: Rules, p: PlayerState) -> list[int]:
+# The region queries of the Court actions take ``first=True`` for a mere "is there one?"
+# (``court_actions``, every turn): they stop at the first region found.
+
+
+def hire_regions(rules: Rules, p: PlayerState, first: bool = False) -> list[int]:
     """Regions with a General where the hire's Unrest still fits under the cap."""
     cap = rules.unrest_cap - rules.hire_unrest
-    return [r for r in ALL_REGIONS if p.officials[r][2] and p.unrest[r] <= cap]
+    regions = []
+    for r in ALL_REGIONS:
+        if p.officials[r][2] and p.unrest[r] <= cap:
+            regions.append(r)
+            if first:
+                break
+    return regions
 
 
-def palace_regions(rules: Rules, p: PlayerState) -> list[int]:
+def palace_regions(rules: Rules, p: PlayerState, first: bool = False) -> list[int]:
     """Regions where a Palace can be built: an Architect there, enough Workers there and enough
     elsewhere (the Workers paid), and a Palace left in stock."""
+    regions: list[int] = []
     if not p.palaces:
-        return []
+        return regions
     here, elsewhere = rules.palace_workers_here, rules.palace_workers_elsewhere
     workers = p.workers
     total = sum(workers)
-    return [
-        r for r in ALL_REGIONS
-        if p.officials[r][1] and workers[r] >= here and total - workers[r] >= elsewhere
-    ]
+    for r in ALL_REGIONS:
+        if p.officials[r][1] and workers[r] >= here and total - workers[r] >= elsewhere:
+            regions.append(r)
+            if first:
+                break
+    return regions
 
 
-def governor_regions(p: PlayerState) -> list[int]:
+def governor_regions(p: PlayerState, first: bool = False) -> list[int]:
     """Regions holding all three Official types, while a Governor is left in stock."""
+    regions: list[int] = []
     if not p.governors:
-        return []
-    return [r for r in ALL_REGIONS if all(p.officials[r])]
+        return regions
+    for r in ALL_REGIONS:
+        alchemist, architect, general = p.officials[r]
+        if alchemist and architect and general:
+            regions.append(r)
+            if first:
+                break
+    return regions
 
 
 def ship_at_end(t: Tables, p: PlayerState) -> bool:
@@ -79,13 +99,13 @@ def court_actions(t: Tables, rules: Rules, state: GameState, p: PlayerState) -> 
     actions = []
     if sum(p.official_supply):
         actions.append(RECRUIT)
-    if hire_regions(rules, p):
+    if hire_regions(rules, p, first=True):
         actions.append(HIRE)
     if not ship_at_end(t, p):
         actions.append(ELIXIR)
-    if palace_regions(rules, p):
+    if palace_regions(rules, p, first=True):
         actions.append(PALACE)
-    if governor_regions(p):
+    if governor_regions(p, first=True):
         actions.append(GOVERNOR)
     if next(wall_slots(state, p, free=False), None):
         actions.append(WALL)
