@@ -271,15 +271,17 @@ def test_a_wall_goes_on_an_open_slot_of_a_section_without_ones_own_wall(table):
     p.workers = [1, 1, 0, 0, 0]
     state.walls[0].slots[0] = p.seat
     state.walls[1].slots[0] = p.seat + 1
-    slots = queries.wall_slot_options(state, p, free=False)
+    slots = queries.wall_slots(state, p, free=False)
     assert all(s != 0 for s, _ in slots)  # our own Wall is there
     assert (1, 0) not in slots  # taken by someone else
     assert {state.walls[s].tiers[i] for s, i in slots} == {1, 2}
-    free = queries.wall_slot_options(state, p, free=True)
+    free = queries.wall_slots(state, p, free=True)
     assert {state.walls[s].tiers[i] for s, i in free} == {1, 2, 3}  # a free Wall pays nothing
     assert set(slots) < set(free)
+    assert queries.wall_slots(state, p, free=False, first=True) == slots[:1]
     p.walls = 0
-    assert queries.wall_slot_options(state, p, free=True) == []
+    assert queries.wall_slots(state, p, free=True) == []
+    assert queries.wall_slots(state, p, free=True, first=True) == []
 
 
 def test_wall_workers_come_from_different_regions(table):
@@ -328,6 +330,6 @@ def test_the_queries_leave_what_they_are_given_unchanged(table):
     queries.turn_options(t, rules, state, p)
     queries.triggered_abilities(t, rules, p, HIRE, set())
     queries.wall_counts(t, state, p)
-    queries.wall_slot_options(state, p, free=True)
+    queries.wall_slots(state, p, free=True)
     queries.official_moves(p)
     assert pickle.dumps(state) == before

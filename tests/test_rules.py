@@ -190,7 +190,7 @@ def test_wall_workers_come_from_distinct_regions(make_game):
     p = g.state.players[0]
     p.workers[CHU] = 5
     # a single region with Workers pays only 1-Worker slots
-    slots = queries.wall_slot_options(g.state, p, False)
+    slots = queries.wall_slots(g.state, p, False)
     assert {g.state.walls[s].tiers[i] for s, i in slots} == {1}
     p.workers[YAN] = 1
     assert queries.wall_payments(p, 2) == [(CHU, YAN)]
@@ -202,10 +202,10 @@ def test_one_wall_per_section_per_player(make_game):
     p = g.state.players[0]
     p.workers = [1, 1, 1, 1, 1]
     pieces.build_wall(g, p, 0, 0)
-    assert all(s != 0 for s, _ in queries.wall_slot_options(g.state, p, False))
+    assert all(s != 0 for s, _ in queries.wall_slots(g.state, p, False))
     other = g.state.players[1]
     other.workers = [1, 1, 1, 1, 1]
-    assert any(s == 0 for s, _ in queries.wall_slot_options(g.state, other, False))
+    assert any(s == 0 for s, _ in queries.wall_slots(g.state, other, False))
 
 
 def test_emperor_tile_goes_only_to_a_first_builder_with_a_tucked_card(make_game):

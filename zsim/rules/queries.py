@@ -13,7 +13,6 @@ single case reads it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from itertools import combinations
 from typing import TYPE_CHECKING
 
@@ -107,7 +106,7 @@ def court_actions(t: Tables, rules: Rules, state: GameState, p: PlayerState) -> 
         actions.append(PALACE)
     if governor_regions(p, first=True):
         actions.append(GOVERNOR)
-    if next(wall_slots(state, p, free=False), None):
+    if wall_slots(state, p, free=False, first=True):
         actions.append(WALL)
     return actions
 
@@ -238,12 +237,14 @@ def feasible_options(t: Tables, rules: Rules, p: PlayerState, ability: Ability,
 # --- Walls -------------------------------------------------------------------------------------
 
 
-def wall_slots(state: GameState, p: PlayerState, free: bool) -> Iterator[tuple[int, int]]:
+def wall_slots(state: GameState, p: PlayerState, free: bool,
+               first: bool = False) -> list[tuple[int, int]]:
     """Open (section, slot) pairs in sections without this player's Wall, while a Wall is left
     in stock; unless ``free``, only those whose tier the player can pay (one Worker per tier,
-    each from a different region). A generator, so a mere "is there one?" stops at the first."""
+    each from a different region). ``first``: stop at the first, for a mere "is there one?"."""
+    found: list[tuple[int, int]] = []
     if not p.walls:
-        return
+        return found
     regions_with_workers = 5 - p.workers.count(0)
     for s, section in enumerate(state.walls):
         slots = section.slots
@@ -251,11 +252,10 @@ def wall_slots(state: GameState, p: PlayerState, free: bool) -> Iterator[tuple[i
             continue
         for i, holder in enumerate(slots):
             if holder == NO_ONE and (free or section.tiers[i] <= regions_with_workers):
-                yield s, i
-
-
-def wall_slot_options(state: GameState, p: PlayerState, free: bool) -> list[tuple[int, int]]:
-    return list(wall_slots(state, p, free))
+                found.append((s, i))
+                if first:
+                    return found
+    return found
 
 
 def wall_payments(p: PlayerState, cost: int) -> list[tuple[int, ...]]:

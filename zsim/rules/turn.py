@@ -111,7 +111,7 @@ def perform_governor(g: Table, p: PlayerState) -> None:
 
 
 def perform_wall(g: Table, p: PlayerState) -> None:
-    section, slot = g.ask(p.seat, "wall", queries.wall_slot_options(g.state, p, free=False))
+    section, slot = g.ask(p.seat, "wall", queries.wall_slots(g.state, p, free=False))
     cost = g.state.walls[section].tiers[slot]
     payment = g.ask(p.seat, "wall_workers", queries.wall_payments(p, cost))
     for r in payment:
