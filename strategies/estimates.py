@@ -130,7 +130,7 @@ def facts(tables: Tables) -> Facts:
         card_trigger=tables.card_trigger,
         card_steps=tuple(a.options if a is not None else () for a in tables.card_ability),
         elixir_vp=tuple(route.vp),
-        elixir_end=len(route.vp) - 1,
+        elixir_end=tables.elixir_end,
         elixir_spaces=tuple(route.elixir_spaces),
         master_space=route.master_alchemist_space,
         slot_values=tuple(box.board.mausoleum.slot_values),

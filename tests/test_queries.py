@@ -97,6 +97,23 @@ def test_a_governor_needs_one_official_of_each_type_in_the_region(table):
     assert queries.governor_regions(p) == []
 
 
+def test_asked_for_the_first_region_only_the_region_queries_stop_at_the_first(table):
+    # court_actions only asks whether there is a region: ``first`` gives the full list's head
+    _, rules, _, p = table
+    p.officials = [[1, 1, 1], [0, 1, 1], [1, 1, 1], [0, 0, 0], [0, 1, 1]]
+    p.workers = [2, 2, 0, 0, 2]
+    p.unrest = [3, 0, 0, 0, 0]
+    queries_of_p = (lambda first: queries.hire_regions(rules, p, first=first),
+                    lambda first: queries.palace_regions(rules, p, first=first),
+                    lambda first: queries.governor_regions(p, first=first))
+    for query, full in zip(queries_of_p, ([WEI, ZHAO, YAN], [CHU, WEI, YAN], [CHU, ZHAO]),
+                           strict=True):
+        assert query(False) == full
+        assert query(True) == full[:1]
+    p.officials = [[0, 0, 0]] * 5
+    assert all(query(True) == [] for query in queries_of_p)
+
+
 def test_a_court_action_is_offered_only_if_it_can_be_performed(table):
     # RULINGS 9: a Ship on the last space cannot Search; rulebook, Build 1 Wall: not with
     # every Wall on the board; Recruit needs an Official left in the supply.
@@ -254,15 +271,17 @@ def test_a_wall_goes_on_an_open_slot_of_a_section_without_ones_own_wall(table):
     p.workers = [1, 1, 0, 0, 0]
     state.walls[0].slots[0] = p.seat
     state.walls[1].slots[0] = p.seat + 1
-    slots = queries.wall_slot_options(state, p, free=False)
+    slots = queries.wall_slots(state, p, free=False)
     assert all(s != 0 for s, _ in slots)  # our own Wall is there
     assert (1, 0) not in slots  # taken by someone else
     assert {state.walls[s].tiers[i] for s, i in slots} == {1, 2}
-    free = queries.wall_slot_options(state, p, free=True)
+    free = queries.wall_slots(state, p, free=True)
     assert {state.walls[s].tiers[i] for s, i in free} == {1, 2, 3}  # a free Wall pays nothing
     assert set(slots) < set(free)
+    assert queries.wall_slots(state, p, free=False, first=True) == slots[:1]
     p.walls = 0
-    assert queries.wall_slot_options(state, p, free=True) == []
+    assert queries.wall_slots(state, p, free=True) == []
+    assert queries.wall_slots(state, p, free=True, first=True) == []
 
 
 def test_wall_workers_come_from_different_regions(table):
@@ -311,6 +330,6 @@ def test_the_queries_leave_what_they_are_given_unchanged(table):
     queries.turn_options(t, rules, state, p)
     queries.triggered_abilities(t, rules, p, HIRE, set())
     queries.wall_counts(t, state, p)
-    queries.wall_slot_options(state, p, free=True)
+    queries.wall_slots(state, p, free=True)
     queries.official_moves(p)
     assert pickle.dumps(state) == before

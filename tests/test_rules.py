@@ -190,7 +190,7 @@ def test_wall_workers_come_from_distinct_regions(make_game):
     p = g.state.players[0]
     p.workers[CHU] = 5
     # a single region with Workers pays only 1-Worker slots
-    slots = queries.wall_slot_options(g.state, p, False)
+    slots = queries.wall_slots(g.state, p, False)
     assert {g.state.walls[s].tiers[i] for s, i in slots} == {1}
     p.workers[YAN] = 1
     assert queries.wall_payments(p, 2) == [(CHU, YAN)]
@@ -202,10 +202,10 @@ def test_one_wall_per_section_per_player(make_game):
     p = g.state.players[0]
     p.workers = [1, 1, 1, 1, 1]
     pieces.build_wall(g, p, 0, 0)
-    assert all(s != 0 for s, _ in queries.wall_slot_options(g.state, p, False))
+    assert all(s != 0 for s, _ in queries.wall_slots(g.state, p, False))
     other = g.state.players[1]
     other.workers = [1, 1, 1, 1, 1]
-    assert any(s == 0 for s, _ in queries.wall_slot_options(g.state, other, False))
+    assert any(s == 0 for s, _ in queries.wall_slots(g.state, other, False))
 
 
 def test_emperor_tile_goes_only_to_a_first_builder_with_a_tucked_card(make_game):
@@ -436,6 +436,27 @@ def test_soldiers_take_the_topmost_slot_and_one_per_tile_per_player(make_game):
         assert p.vp["vp_mausoleum"] == values[seat]
         p.entrance = 1
         assert mausoleum.eligible_spots(g, p) == []
+
+
+def test_wall_conditions_read_only_the_sections_of_their_own_site(make_game):
+    g = make_game()
+    p = g.state.players[0]
+    walls = g.state.walls
+    site = walls[0].site
+    here = [w for w in walls if w.site == site]
+    other = next(w for w in walls if w.site != site)
+    both, high, first = (mausoleum.CONDITIONS[c] for c in
+                         ("both_sections", "high_wall", "first_builder"))
+    other.slots[other.tiers.index(max(other.tiers))] = 0  # a high Wall on another site
+    other.first_builder = 0
+    assert not (both(g, p, site) or high(g, p, site) or first(g, p, site))
+    here[0].slots[0] = 0  # the lowest tier of one section here, built first
+    here[0].first_builder = 0
+    assert first(g, p, site) and not both(g, p, site) and not high(g, p, site)
+    here[1].slots[here[1].tiers.index(max(here[1].tiers))] = 0  # the top tier of the other
+    assert both(g, p, site) and high(g, p, site)
+    q = g.state.players[1]
+    assert not (both(g, q, site) or high(g, q, site) or first(g, q, site))
 
 
 def test_no_third_slot_with_two_players(make_game):

@@ -87,7 +87,7 @@ def performable(g: Table, p: PlayerState, steps: tuple) -> bool:
             if not p.palaces:
                 return False
         elif kind == "build_wall_free":
-            if not next(queries.wall_slots(g.state, p, free=True), None):
+            if not queries.wall_slots(g.state, p, free=True, first=True):
                 return False
         elif kind == "gain_tokens":
             supply = g.state.supply
@@ -324,7 +324,7 @@ def build_palace_free(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
 
 
 def build_wall_free(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
-    options = queries.wall_slot_options(g.state, p, free=True)
+    options = queries.wall_slots(g.state, p, free=True)
     if options:
         pieces.build_wall(g, p, *g.ask(p.seat, "wall", options, {"free": True}))
 

@@ -130,7 +130,7 @@ def elixir(g: Table, p: PlayerState, card: LiSiAction) -> None:
     this round's region (a card first while there is room, when a soldier already waits)."""
     route = g.t.box.board.elixir
     start = p.ship
-    p.ship = min(len(route.vp) - 1, start + card.steps)
+    p.ship = min(g.t.elixir_end, start + card.steps)
     if g.narrating:
         g.say(f"  moves the Ship {start} -> {p.ship}")
     unlock_only = p.entrance == 0

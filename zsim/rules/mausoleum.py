@@ -50,20 +50,32 @@ def _workforce(g: Table, p: PlayerState, where: int) -> bool:
     return p.workers[where] >= g.rules.workforce_workers
 
 
+# The Wall conditions are plain loops, not any()/all() over generators (SIM110): they are asked
+# for every free spot after every turn and reward (the loops: 5% fewer instructions in random play).
+
+
 def _both_sections(g: Table, p: PlayerState, where: int) -> bool:
     seat = p.seat
-    return all(seat in w.slots for w in g.state.walls if w.site == where)
+    for w in g.state.walls:  # noqa: SIM110
+        if w.site == where and seat not in w.slots:
+            return False
+    return True
 
 
 def _high_wall(g: Table, p: PlayerState, where: int) -> bool:
     seat = p.seat
-    return any(w.site == where and seat in w.slots and _highest_taken_by(w, seat)
-               for w in g.state.walls)
+    for w in g.state.walls:
+        if w.site == where and seat in w.slots and _highest_taken_by(w, seat):
+            return True
+    return False
 
 
 def _first_builder(g: Table, p: PlayerState, where: int) -> bool:
     seat = p.seat
-    return any(w.first_builder == seat and w.site == where for w in g.state.walls)
+    for w in g.state.walls:  # noqa: SIM110
+        if w.first_builder == seat and w.site == where:
+            return True
+    return False
 
 
 def _highest_taken_by(section: WallSection, seat: int) -> bool:
@@ -85,9 +97,13 @@ def free_spots(g: Table, p: PlayerState) -> list[int]:
 
 
 def eligible_spots(g: Table, p: PlayerState) -> list[int]:
+    """The free spots whose condition the player meets, while a soldier waits at the entrance
+    (``condition_met`` inlined: asked after every turn and reward)."""
     if not p.entrance:
         return []
-    return [i for i in free_spots(g, p) if condition_met(g, p, i)]
+    spots = g.state.mausoleum
+    return [i for i in queries.free_spots(g.t, g.state, p)
+            if CONDITIONS[spots[i].condition](g, p, spots[i].where)]
 
 
 def place_soldier(g: Table, p: PlayerState, spot_index: int) -> None:

@@ -51,9 +51,8 @@ def move_ship(g: Table, p: PlayerState, steps: int) -> None:
     by that very Elixir reward.
     """
     route = g.t.box.board.elixir
-    end = len(route.vp) - 1
     start = p.ship
-    p.ship = min(end, start + steps)
+    p.ship = min(g.t.elixir_end, start + steps)
     if g.narrating:
         g.say(f"  moves the Ship {start} -> {p.ship}")
     for space in range(start + 1, p.ship + 1):

@@ -13,7 +13,6 @@ single case reads it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from itertools import combinations
 from typing import TYPE_CHECKING
 
@@ -42,36 +41,56 @@ def unify_regions(rules: Rules, p: PlayerState) -> list[int]:
     ]
 
 
-def hire_regions(rules: Rules, p: PlayerState) -> list[int]:
+# The region queries of the Court actions take ``first=True`` for a mere "is there one?"
+# (``court_actions``, every turn): they stop at the first region found.
+
+
+def hire_regions(rules: Rules, p: PlayerState, first: bool = False) -> list[int]:
     """Regions with a General where the hire's Unrest still fits under the cap."""
     cap = rules.unrest_cap - rules.hire_unrest
-    return [r for r in ALL_REGIONS if p.officials[r][2] and p.unrest[r] <= cap]
+    regions = []
+    for r in ALL_REGIONS:
+        if p.officials[r][2] and p.unrest[r] <= cap:
+            regions.append(r)
+            if first:
+                break
+    return regions
 
 
-def palace_regions(rules: Rules, p: PlayerState) -> list[int]:
+def palace_regions(rules: Rules, p: PlayerState, first: bool = False) -> list[int]:
     """Regions where a Palace can be built: an Architect there, enough Workers there and enough
     elsewhere (the Workers paid), and a Palace left in stock."""
+    regions: list[int] = []
     if not p.palaces:
-        return []
+        return regions
     here, elsewhere = rules.palace_workers_here, rules.palace_workers_elsewhere
     workers = p.workers
     total = sum(workers)
-    return [
-        r for r in ALL_REGIONS
-        if p.officials[r][1] and workers[r] >= here and total - workers[r] >= elsewhere
-    ]
+    for r in ALL_REGIONS:
+        if p.officials[r][1] and workers[r] >= here and total - workers[r] >= elsewhere:
+            regions.append(r)
+            if first:
+                break
+    return regions
 
 
-def governor_regions(p: PlayerState) -> list[int]:
+def governor_regions(p: PlayerState, first: bool = False) -> list[int]:
     """Regions holding all three Official types, while a Governor is left in stock."""
+    regions: list[int] = []
     if not p.governors:
-        return []
-    return [r for r in ALL_REGIONS if all(p.officials[r])]
+        return regions
+    for r in ALL_REGIONS:
+        alchemist, architect, general = p.officials[r]
+        if alchemist and architect and general:
+            regions.append(r)
+            if first:
+                break
+    return regions
 
 
 def ship_at_end(t: Tables, p: PlayerState) -> bool:
     """The Ship stands on the last space: nothing may move it any more."""
-    return p.ship >= len(t.box.board.elixir.vp) - 1
+    return p.ship >= t.elixir_end
 
 
 def court_actions(t: Tables, rules: Rules, state: GameState, p: PlayerState) -> list[int]:
@@ -79,15 +98,15 @@ def court_actions(t: Tables, rules: Rules, state: GameState, p: PlayerState) -> 
     actions = []
     if sum(p.official_supply):
         actions.append(RECRUIT)
-    if hire_regions(rules, p):
+    if hire_regions(rules, p, first=True):
         actions.append(HIRE)
     if not ship_at_end(t, p):
         actions.append(ELIXIR)
-    if palace_regions(rules, p):
+    if palace_regions(rules, p, first=True):
         actions.append(PALACE)
-    if governor_regions(p):
+    if governor_regions(p, first=True):
         actions.append(GOVERNOR)
-    if next(wall_slots(state, p, free=False), None):
+    if wall_slots(state, p, free=False, first=True):
         actions.append(WALL)
     return actions
 
@@ -218,12 +237,14 @@ def feasible_options(t: Tables, rules: Rules, p: PlayerState, ability: Ability,
 # --- Walls -------------------------------------------------------------------------------------
 
 
-def wall_slots(state: GameState, p: PlayerState, free: bool) -> Iterator[tuple[int, int]]:
+def wall_slots(state: GameState, p: PlayerState, free: bool,
+               first: bool = False) -> list[tuple[int, int]]:
     """Open (section, slot) pairs in sections without this player's Wall, while a Wall is left
     in stock; unless ``free``, only those whose tier the player can pay (one Worker per tier,
-    each from a different region). A generator, so a mere "is there one?" stops at the first."""
+    each from a different region). ``first``: stop at the first, for a mere "is there one?"."""
+    found: list[tuple[int, int]] = []
     if not p.walls:
-        return
+        return found
     regions_with_workers = 5 - p.workers.count(0)
     for s, section in enumerate(state.walls):
         slots = section.slots
@@ -231,11 +252,10 @@ def wall_slots(state: GameState, p: PlayerState, free: bool) -> Iterator[tuple[i
             continue
         for i, holder in enumerate(slots):
             if holder == NO_ONE and (free or section.tiers[i] <= regions_with_workers):
-                yield s, i
-
-
-def wall_slot_options(state: GameState, p: PlayerState, free: bool) -> list[tuple[int, int]]:
-    return list(wall_slots(state, p, free))
+                found.append((s, i))
+                if first:
+                    return found
+    return found
 
 
 def wall_payments(p: PlayerState, cost: int) -> list[tuple[int, ...]]:
@@ -289,8 +309,8 @@ def official_moves(p: PlayerState) -> list[tuple[int, int, int]]:
     """(type, from, to) for each Official that can step to an adjacent region."""
     return [
         (t, r, to)
-        for r in ALL_REGIONS
-        for t in range(3)
-        if p.officials[r][t]
+        for r, offs in enumerate(p.officials)
+        for t in (0, 1, 2)
+        if offs[t]
         for to in ADJACENT[r]
     ]

@@ -34,6 +34,7 @@ class Tables:
     alchemist_sets: tuple[tuple[int, ...], ...]
     master_cards: tuple[int, ...]
     mausoleum_slots: tuple[int, ...]  # by player count: slots of each Mausoleum tile in use
+    elixir_end: int  # the last space of the Elixir route
 
     @property
     def rules(self) -> Rules:
@@ -83,4 +84,5 @@ def compile_tables(box: Box) -> Tables:
         mausoleum_slots=tuple(
             sum(1 for need in box.board.mausoleum.min_players_for_slot if n >= need)
             for n in range(5)),
+        elixir_end=len(box.board.elixir.vp) - 1,
     )

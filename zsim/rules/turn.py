@@ -111,7 +111,7 @@ def perform_governor(g: Table, p: PlayerState) -> None:
 
 
 def perform_wall(g: Table, p: PlayerState) -> None:
-    section, slot = g.ask(p.seat, "wall", queries.wall_slot_options(g.state, p, free=False))
+    section, slot = g.ask(p.seat, "wall", queries.wall_slots(g.state, p, free=False))
     cost = g.state.walls[section].tiers[slot]
     payment = g.ask(p.seat, "wall_workers", queries.wall_payments(p, cost))
     for r in payment:
@@ -131,7 +131,7 @@ def after_action(g: Table, p: PlayerState, action: int, in_step: bool) -> None:
     t, rules = g.t, g.rules
     used: set[int] = set()
     abilities = queries.triggered_abilities(t, rules, p, action, used) if in_step else []
-    options: list = abilities + [("move", *m) for m in queries.official_moves(p)]
+    options: list = abilities + [("move", t, r, to) for t, r, to in queries.official_moves(p)]
     options.append("pass")
     choice = g.ask(p.seat, "activate", options)
     if choice == "pass":
