@@ -1,0 +1,156 @@
+"""The search bots (``lookahead``, ``mcts``): whole games through the commands, the same games
+from the same seed whatever the number of processes, choices that do not depend on the cards
+they cannot see, and their parameters. Budgets are tiny: this checks behaviour, not strength
+(strength is measured with ``zsim tournament``, docs/strategies.md)."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import random
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from strategies.registry import UnknownStrategy, resolve
+from strategies.search import Driver, Horizon, margin, play_out
+from tests.test_runner import assert_same_tables
+from zsim.cli import main
+from zsim.game import Game, play_game
+
+MCTS = "mcts(iterations=3, width=3, horizon=1)"
+BOTS = ["lookahead", MCTS]
+
+
+@pytest.mark.parametrize("bot", BOTS)
+def test_zsim_run_plays_2_3_and_4_player_games_alike_with_one_process_or_two(bot, tmp_path):
+    args = ["run", "--games", "3", "-n", "2", "-n", "3", "-n", "4", "-s", bot, "-s", "greedy",
+            "--seed", "4", "--chunk-size", "1", "--quiet"]
+    for jobs in ("1", "2"):
+        out = CliRunner().invoke(main, [*args, "--jobs", jobs, "--out", str(tmp_path / jobs)])
+        assert out.exit_code == 0, out.output
+    players = pd.read_parquet(tmp_path / "1" / "players.parquet")
+    assert sorted(players.groupby("seed")["n_players"].first()) == [2, 3, 4]
+    assert bot in set(players["strategy"])
+    assert_same_tables(tmp_path / "1", tmp_path / "2")
+
+
+@pytest.mark.parametrize("bot", BOTS)
+def test_zsim_run_plays_the_solo_game_against_lisi(bot, tmp_path):
+    out = CliRunner().invoke(main, ["run", "--games", "1", "--solo", "--lisi", "2", "-s", bot,
+                                    "--jobs", "1", "--quiet", "--out", str(tmp_path / "solo")])
+    assert out.exit_code == 0, out.output
+    players = pd.read_parquet(tmp_path / "solo" / "players.parquet")
+    assert list(players["strategy"]) == [bot, "lisi-2"]
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize("seats", [["-n", "2", "-s", "courtier"], ["-n", "3", "-s", "courtier"],
+                                   ["-n", "4", "-s", "courtier"], ["--solo", "--lisi", "1"]])
+def test_zsim_play_plays_it_and_the_same_game_twice(bot, seats):
+    args = ["play", "-s", bot, *seats, "--seed", "8", "--json"]
+    out = CliRunner().invoke(main, args)
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.output)["players"][0]["strategy"] == bot
+    assert CliRunner().invoke(main, args).output == out.output
+
+
+@pytest.mark.parametrize("bot", BOTS)
+def test_a_pickled_bot_plays_the_same_game(box, bot):
+    seats = [resolve(bot), resolve("greedy")]
+    first = play_game(box, seats, 12)
+    again = play_game(box, [pickle.loads(pickle.dumps(s)) for s in seats], 12)
+    assert first.scores == again.scores and first.decisions == again.decisions
+
+
+def at_turn(box, n: int, seed: int, turn: int) -> Game:
+    """A game of ``n`` seats answered from outside, stopped at its ``turn``-th turn question."""
+    game = Game(box, [None] * n, seed)
+    seen = 0
+    while True:
+        decision = game.pending()
+        seen += decision.kind == "turn"
+        if decision.kind == "turn" and seen == turn:
+            return game
+        game.answer(decision.options[len(decision.options) // 2])
+
+
+@pytest.mark.parametrize("bot", [*BOTS, "mcts(iterations=12, rollout='random')"])
+@pytest.mark.parametrize("n, turn", [(2, 9), (3, 14)])
+def test_its_choice_does_not_depend_on_the_cards_it_cannot_see(box, bot, n, turn):
+    game = at_turn(box, n, 6, turn)
+    seat = game.pending().seat
+    tables = [game, game.fork(seat, random.Random(1)), game.fork(seat, random.Random(2))]
+    hidden = [(t.state.decks, [h for s, h in enumerate(t.state.hands) if s != seat])
+              for t in tables]
+    assert hidden[0] != hidden[1] != hidden[2] != hidden[0]  # the cards it cannot see differ
+    choices = []
+    for table in tables:
+        view = table.views[seat]
+        view.rng.seed(11)  # the seat's own RNG, the same in the three games
+        choices.append(resolve(bot).choose(view, table.pending()))
+    assert choices[0] == choices[1] == choices[2]
+
+
+class Peeking:
+    """A seat's view whose forks are the game itself, hidden cards and all."""
+
+    def __init__(self, view, game: Game) -> None:
+        self.seat, self.n_players, self.rng, self.game = view.seat, view.n_players, view.rng, game
+
+    def fork(self, rng=None) -> Game:
+        return self.game.fork()
+
+
+def test_a_search_of_the_true_hidden_cards_would_choose_otherwise(box):
+    # What the test above rules out can happen: searching the true hidden cards instead of a
+    # redeal, the same search (same seat RNG) picks another option at some of these questions.
+    differ = 0
+    for turn in range(3, 40, 3):
+        game = at_turn(box, 2, 6, turn)
+        view = game.views[game.pending().seat]
+        choices = []
+        for seen in (view, Peeking(view, game)):
+            view.rng.seed(11)
+            choices.append(resolve("lookahead").choose_turn(seen, game.pending()))
+        differ += choices[0] != choices[1]
+    assert differ
+
+
+def test_a_fork_stops_at_the_horizon_with_the_seats_standing(box):
+    game = at_turn(box, 2, 3, 5)
+    view = game.views[game.pending().seat]
+    judge = resolve("greedy")
+    stops = []
+
+    def pick(v, d, turns):
+        stops.append((v.seat, turns))
+        return None
+
+    value = play_out(view, random.Random(1), Driver(view.seat, pick, judge, judge, horizon=2))
+    mine = [turns for seat, turns in stops if seat == view.seat]
+    assert mine == [0, 1]  # the searched question and the next; the one after is the horizon
+    assert isinstance(value, float)
+    whole = play_out(view, random.Random(1), Driver(view.seat, pick, judge, judge, horizon=0))
+    assert whole == int(whole)  # played to the end: the final margin, in whole VP
+    assert margin([30, 41, 12], 1) == 11 and margin([30, 41, 12], 0) == -11
+    assert issubclass(Horizon, Exception)
+
+
+def test_a_budget_in_seconds_plays_a_game(box):
+    result = play_game(box, [resolve("mcts(seconds=0.005, width=2)"), resolve("basic")], 1)
+    assert result.strategies[0] == "mcts(seconds=0.005, width=2)"
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("mcts(rollout='mcts')", "rollout"),
+    ("mcts(iterations=0)", "iterations"),
+    ("mcts(horizon=-1)", "horizon"),
+    ("mcts(depth=3)", "unknown parameter 'depth'"),
+    ("lookahead(samples=0)", "samples"),
+    ("lookahead(palaces=-1)", "palaces"),
+])
+def test_bad_parameters_are_refused_naming_them(spec, message):
+    with pytest.raises(UnknownStrategy, match=message):
+        resolve(spec)
