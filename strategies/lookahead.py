@@ -28,7 +28,7 @@ class LookaheadStrategy(HeuristicStrategy):
                    "turn with the heuristic (parameters: samples, and heuristic weights)")
     forks = True  # the engine keeps the snapshots a fork needs
 
-    def __init__(self, samples: int = 1, width: int = 0, **weights: float) -> None:
+    def __init__(self, samples: int = 2, width: int = 6, **weights: float) -> None:
         if samples < 1:
             raise ValueError(f"samples={samples}: expected at least 1")
         if width < 0:

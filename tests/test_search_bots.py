@@ -5,6 +5,7 @@ they cannot see, and their parameters. Budgets are tiny: this checks behaviour, 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import pickle
 import random
@@ -13,11 +14,14 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
+import zsim.runner.batch as batch
 from strategies.registry import UnknownStrategy, resolve
 from strategies.search import Driver, Horizon, margin, play_out
 from tests.test_runner import assert_same_tables
 from zsim.cli import main
 from zsim.game import Game, play_game
+from zsim.runner import Experiment
+from zsim.runner.batch import start_run
 
 MCTS = "mcts(iterations=3, width=3, horizon=1)"
 BOTS = ["lookahead", MCTS]
@@ -34,6 +38,31 @@ def test_zsim_run_plays_2_3_and_4_player_games_alike_with_one_process_or_two(bot
     assert sorted(players.groupby("seed")["n_players"].first()) == [2, 3, 4]
     assert bot in set(players["strategy"])
     assert_same_tables(tmp_path / "1", tmp_path / "2")
+
+
+@pytest.mark.parametrize("lineup, chunk", [([MCTS, "random"], batch.SEARCH_CHUNK_SIZE),
+                                           (["basic", "random"], 50)])
+def test_the_progress_bar_moves_every_game_or_two_when_a_search_bot_plays(
+        lineup, chunk, tmp_path, monkeypatch):
+    bars = []
+
+    class Bar:
+        def __init__(self):
+            self.moves = []
+            bars.append(self)
+
+        def update(self, games):
+            self.moves.append(games)
+
+    monkeypatch.setattr(batch, "_bar", lambda total, initial, enabled: contextlib.nullcontext(
+        Bar()))
+    experiment = Experiment(games=9, players=[2], strategies=lineup, seed=2, jobs=1,
+                            chunk_size=50)
+    start_run(experiment, tmp_path / "run", progress=True)
+    assert sum(bars[0].moves) == 9 and max(bars[0].moves) == min(chunk, 9)
+    assert json.loads((tmp_path / "run" / "run.json").read_text())["chunk_size"] == chunk
+    start_run(experiment.with_overrides(chunk_size=1), tmp_path / "ones")
+    assert_same_tables(tmp_path / "run", tmp_path / "ones")  # the same games either way
 
 
 @pytest.mark.parametrize("bot", BOTS)
