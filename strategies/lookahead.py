@@ -1,15 +1,18 @@
-"""One-ply lookahead: every turn option tried on a fork, and valued by the heuristic after it.
+"""One-ply lookahead: turn options tried on forks, and valued by the heuristic after them.
 
-At its turn the bot plays each option on a fork of the game dealt from its view, the rest of
-that turn and the other players' turns answered by the heuristic, up to its own next turn
-question, where the position is valued (``strategies.search.standing``: margin if the game
-ended now plus the heuristic's value of its best option then). Every option of one sample is
-tried on the same deal (the same redeal of the hidden cards and the same later chances), so the
-options are compared on equal terms and the noise of the deal cancels out; ``samples`` deals
-are averaged. Every other question goes to the heuristic it extends (the ``greedy`` weights
-unless given others). It is deterministic given the game seed: the deals come from the view's
-RNG.
-"""
+At its turn the bot plays each of the ``width`` options the heuristic likes best (0: every
+option) on a fork of the game dealt from its view, the rest of that turn and the other
+players' turns answered by the heuristic, up to its own next turn question, where the position
+is valued (``strategies.search.standing``: margin if the game ended now plus the heuristic's
+value of its best option then). Every option is tried on the same ``samples`` deals (the same
+redeal of the hidden cards and the same later chances), so the options are compared on equal
+terms and the luck of a deal cancels out. Every other question goes to the heuristic it
+extends (the ``greedy`` weights unless given others). It is deterministic given the game seed:
+the deals come from the view's RNG.
+
+Trying only the heuristic's best few is stronger, not merely cheaper: valued one ply ahead,
+an option the heuristic rates poorly (a move whose worth shows only later) can look best by
+the noise of one deal."""
 
 from __future__ import annotations
 
@@ -24,8 +27,8 @@ from zsim.view import PlayerView
 
 class LookaheadStrategy(HeuristicStrategy):
     name = "lookahead"
-    description = ("tries every turn option on a fork and values the position at its next "
-                   "turn with the heuristic (parameters: samples, and heuristic weights)")
+    description = ("tries the heuristic's best turn options on forks, valuing each at its next "
+                   "turn with the heuristic (parameters: samples, width, and heuristic weights)")
     forks = True  # the engine keeps the snapshots a fork needs
 
     def __init__(self, samples: int = 2, width: int = 6, **weights: float) -> None:

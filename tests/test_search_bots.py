@@ -17,6 +17,7 @@ from click.testing import CliRunner
 import zsim.runner.batch as batch
 from strategies.registry import UnknownStrategy, resolve
 from strategies.search import Driver, Horizon, margin, play_out
+from tests.conftest import experiment_file
 from tests.test_runner import assert_same_tables
 from zsim.cli import main
 from zsim.game import Game, play_game
@@ -63,6 +64,23 @@ def test_the_progress_bar_moves_every_game_or_two_when_a_search_bot_plays(
     assert json.loads((tmp_path / "run" / "run.json").read_text())["chunk_size"] == chunk
     start_run(experiment.with_overrides(chunk_size=1), tmp_path / "ones")
     assert_same_tables(tmp_path / "run", tmp_path / "ones")  # the same games either way
+
+
+def test_compare_and_sweep_take_a_search_bot_like_any_other(tmp_path_factory, tmp_path):
+    experiment = experiment_file(tmp_path_factory, f"""\
+games: 4
+players: [2]
+strategies: ["{MCTS}", greedy]
+seed: 5
+jobs: 1
+""")
+    for command in (["compare", str(experiment), "rules.palace_vp=8"],
+                    ["sweep", "rules.palace_vp=6,8", "--experiment", str(experiment)]):
+        out = tmp_path / command[0]
+        result = CliRunner().invoke(main, [*command, "--out", str(out), "--quiet"])
+        assert result.exit_code == 0, result.output
+        table = pd.read_csv(out / ("comparison.csv" if command[0] == "compare" else "sweep.csv"))
+        assert MCTS in set(table["strategy"])
 
 
 @pytest.mark.parametrize("bot", BOTS)
