@@ -4,20 +4,23 @@ Each iteration deals a fresh determinisation from the seat's view (``view.fork``
 cannot see redealt at random) and walks one tree down it: a node is a turn question of some
 seat, its children the options tried there. In a deal, only the options legal in that deal
 compete (another player's redealt hand offers other cards), by UCB1 counted over the deals in
-which each was available; the first option of a node not yet tried is tried next, the root's in
-the heuristic's order of preference. Below the tree a fast policy plays on (``rollout``: the
-heuristic, ``basic`` or ``random``) to the horizon, the seat's ``horizon``-th later turn (0:
-the end of the game), where the position is valued (``strategies.search.standing``: margin if
-the game ended now plus the heuristic's value of the seat's best option then). The seat's own
-nodes maximise that value, the other players' nodes minimise it (a paranoid search: in a game
-of more than two, the others are taken to play against the searching seat). The root keeps the
-``width`` options the heuristic likes best (0: all of them), and the most visited is chosen.
+which each was available. Options join a node in the heuristic's order of preference: at the
+root each of the ``width`` kept is tried once before any is tried twice; below it one at first
+and more as the node is visited (progressive widening), so that the other players answer as the
+heuristic would until the budget can tell their options apart. Below the tree a fast policy
+plays on (``rollout``: the heuristic, ``basic`` or ``random``) to the horizon, the seat's
+``horizon``-th later turn (0: the end of the game), where the position is valued
+(``strategies.search.standing``: margin if the game ended now plus the heuristic's value of the
+seat's best option then). The seat's own nodes maximise that value, the other players' nodes
+minimise it (a paranoid search: in a game of more than two, the others are taken to play
+against the searching seat). The root keeps the ``width`` options the heuristic likes best (0:
+all of them), and the most visited is chosen.
 
 Every other question is answered by the heuristic it extends (``greedy``'s weights unless given
 others). With ``iterations`` (the default) it is deterministic given the game seed: deals,
-tie-breaks and the policy's draws come from the view's RNG. ``seconds`` > 0 searches for that
-long instead, however many iterations that is, so its games depend on the machine's speed and
-load and are not reproducible.
+tie-breaks and the policy's draws come from the view's RNG. ``seconds`` > 0 searches for that long
+instead, however many iterations that is, so its games depend on the machine's speed and load
+and are not reproducible.
 """
 
 from __future__ import annotations
@@ -31,6 +34,13 @@ from strategies.heuristic import HeuristicStrategy
 from strategies.search import POLICIES, Driver, play_out, policy, preferred
 from zsim.decisions import Decision
 from zsim.view import PlayerView
+
+
+def _widening(visits: int) -> int:
+    """How many options of a node below the root may be tried after ``visits`` walks through
+    it (progressive widening): one, the heuristic's favourite, then one more as the visits
+    reach 3, 8, 15... A node is never widened to options the tiny budget could not compare."""
+    return int(math.sqrt(visits + 1))
 
 
 class Node:
@@ -98,17 +108,17 @@ class MctsStrategy(HeuristicStrategy):
             node = path[-1]
             node.mine = v.seat == seat
             legal = candidates if node is root else d.options
-            for o in legal:
-                if o in node.children:
-                    node.children[o].available += 1
-            untried = [o for o in legal if o not in node.children]
-            if untried:
-                option = untried[0] if node is root else untried[rng.randrange(len(untried))]
+            tried = [o for o in legal if o in node.children]
+            for o in tried:
+                node.children[o].available += 1
+            if len(tried) < (len(candidates) if node is root else _widening(node.visits)):
+                order = candidates if node is root else preferred(judge, v, d, 0)
+                option = next(o for o in order if o not in node.children)
                 child = node.children[option] = Node()
                 child.available = 1
                 expanding[0] = False
             else:
-                option = self._select(node, legal)
+                option = self._select(node, tried)
                 child = node.children[option]
             path.append(child)
             return option
