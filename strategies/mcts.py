@@ -111,7 +111,8 @@ class MctsStrategy(HeuristicStrategy):
             tried = [o for o in legal if o in node.children]
             for o in tried:
                 node.children[o].available += 1
-            if len(tried) < (len(candidates) if node is root else _widening(node.visits)):
+            if len(tried) < (len(legal) if node is root else
+                             min(len(legal), _widening(node.visits))):
                 order = candidates if node is root else preferred(judge, v, d, 0)
                 option = next(o for o in order if o not in node.children)
                 child = node.children[option] = Node()

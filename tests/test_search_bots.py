@@ -185,6 +185,14 @@ def test_a_fork_stops_at_the_horizon_with_the_seats_standing(box):
     assert issubclass(Horizon, Exception)
 
 
+def test_a_node_below_the_root_with_every_option_tried_is_searched_by_ucb(box):
+    # At the other player's turn, late in a round, there are few options: once all are tried
+    # the node is searched among them, however much its visits would widen it.
+    bot = resolve("mcts(iterations=12, width=1, horizon=1)")
+    for seed in (0, 1):
+        assert play_game(box, [bot, resolve("greedy")], seed).decisions
+
+
 def test_a_budget_in_seconds_plays_a_game(box):
     result = play_game(box, [resolve("mcts(seconds=0.005, width=2)"), resolve("basic")], 1)
     assert result.strategies[0] == "mcts(seconds=0.005, width=2)"
