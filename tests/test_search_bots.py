@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 import zsim.runner.batch as batch
+from strategies.base import Strategy
 from strategies.registry import UnknownStrategy, resolve
 from strategies.search import Driver, Horizon, margin, play_out
 from tests.conftest import experiment_file
@@ -191,6 +192,46 @@ def test_a_node_below_the_root_with_every_option_tried_is_searched_by_ucb(box):
     bot = resolve("mcts(iterations=12, width=1, horizon=1)")
     for seed in (0, 1):
         assert play_game(box, [bot, resolve("greedy")], seed).decisions
+
+
+class Clumsy(Strategy):
+    """A search whose forks go wrong at another seat's turn: a policy that raises, or one that
+    answers what was never offered."""
+
+    name, forks = "clumsy", True
+
+    def __init__(self, fault: str) -> None:
+        self.fault = fault
+
+    def choose_turn(self, view, decision):
+        fault = self.fault
+
+        class Policy(Strategy):
+            def choose_turn(self, v, d):
+                if v.seat == view.seat:
+                    return d.options[0]
+                if fault == "raise":
+                    raise RuntimeError("the policy broke")
+                return "not an option"
+
+        view.fork().play([Policy()] * view.n_players)
+        return decision.options[0]
+
+
+@pytest.mark.parametrize("fault, error", [("raise", "RuntimeError"),
+                                          ("illegal", "IllegalChoice")])
+def test_a_search_that_fails_inside_its_fork_is_blamed_not_the_seat_of_the_fork(
+        fault, error, tmp_path):
+    experiment = Experiment(games=2, players=[3], strategies=["clumsy", "random", "random"],
+                            seed=4, jobs=1, seats="fixed")
+    start_run(experiment, tmp_path / "run", strategies={"clumsy": Clumsy(fault)})
+    failures = [json.loads(line) for line in
+                (tmp_path / "run" / "failures.jsonl").read_text().splitlines()]
+    assert len(failures) == 2
+    for failure in failures:
+        blamed = (failure["strategy"], failure["seat"], failure["decision"])
+        assert blamed == ("clumsy", 0, "turn")
+        assert error in failure["error"]
 
 
 def test_a_budget_in_seconds_plays_a_game(box):

@@ -173,20 +173,23 @@ def _blame(error: BaseException) -> tuple[int | None, str | None]:
     """The seat and decision kind at fault, or (None, None) when the engine itself failed.
 
     An illegal answer says so itself. Otherwise the exception is a strategy's when it came out
-    of the strategy call inside ``Game.ask``: the traceback goes deeper than that frame.
+    of the strategy call inside ``Game.ask``: the traceback goes deeper than that frame. The
+    outermost such call is the game's own; deeper ones are forks a search bot played inside its
+    call, whose seats are not the run's.
     """
-    if isinstance(error, IllegalChoice):
-        return error.decision.seat, error.decision.kind
-    culprit: tuple[int | None, str | None] = (None, None)
     tb: TracebackType | None = error.__traceback__
     while tb is not None:
         frame = tb.tb_frame
-        if frame.f_code is Game.ask.__code__ and tb.tb_next is not None:
+        if frame.f_code is Game.ask.__code__:
             decision = frame.f_locals.get("decision")
+            if tb.tb_next is None and not isinstance(error, IllegalChoice):
+                return None, None  # raised by ask itself: the engine's
             if decision is not None:
-                culprit = (decision.seat, decision.kind)
+                return decision.seat, decision.kind
         tb = tb.tb_next
-    return culprit
+    if isinstance(error, IllegalChoice):
+        return error.decision.seat, error.decision.kind
+    return None, None
 
 
 def _ipc(table: pa.Table) -> bytes:
