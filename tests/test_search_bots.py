@@ -145,7 +145,10 @@ class Peeking:
     """A seat's view whose forks are the game itself, hidden cards and all."""
 
     def __init__(self, view, game: Game) -> None:
-        self.seat, self.n_players, self.rng, self.game = view.seat, view.n_players, view.rng, game
+        self.view, self.game = view, game
+
+    def __getattr__(self, name):
+        return getattr(self.view, name)
 
     def fork(self, rng=None) -> Game:
         return self.game.fork()
