@@ -63,8 +63,8 @@ class MctsStrategy(HeuristicStrategy):
                    "weights)")
     forks = True  # the engine keeps the snapshots a fork needs
 
-    def __init__(self, iterations: int = 40, seconds: float = 0.0, rollout: str = "heuristic",
-                 horizon: int = 2, width: int = 8, exploration: float = 3.0,
+    def __init__(self, iterations: int = 12, seconds: float = 0.0, rollout: str = "heuristic",
+                 horizon: int = 0, width: int = 8, exploration: float = 3.0,
                  **weights: float) -> None:
         if rollout not in POLICIES:
             raise ValueError(f"rollout {rollout!r}: expected one of {', '.join(POLICIES)}")
