@@ -35,6 +35,8 @@ from strategies.base import Strategy
 from strategies.basic import BasicStrategy
 from strategies.heuristic import PARAMETERS, BotError, HeuristicStrategy, load_bot, load_bots
 from strategies.human import HumanStrategy
+from strategies.lookahead import LookaheadStrategy
+from strategies.mcts import MctsStrategy
 from strategies.random_bot import RandomStrategy
 from strategies.rollout import RolloutStrategy
 from zsim.paths import configs_dir
@@ -46,6 +48,8 @@ BUILT_IN: dict[str, type[Strategy]] = {
     "basic": BasicStrategy,
     "human": HumanStrategy,
     "rollout": RolloutStrategy,
+    "lookahead": LookaheadStrategy,
+    "mcts": MctsStrategy,
 }
 BOTS_DIR = configs_dir("strategies")
 ENTRY_POINT_GROUP = "zsim.strategies"

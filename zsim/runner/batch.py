@@ -39,6 +39,11 @@ from zsim.runner.worker import ChunkResult, RunContext, peak_rss_bytes
 if TYPE_CHECKING:
     from strategies.base import Strategy
 
+# Games per chunk at most when a strategy of the lineup searches (forks the game): such a game
+# takes seconds, and the progress bar moves as chunks finish, so chunks of the usual size would
+# leave it standing for minutes, with no time estimate. The tables do not depend on the chunk
+# size; a chunk file per game or two costs little beside games that slow.
+SEARCH_CHUNK_SIZE = 2
 _PACKAGES = ("numpy", "pandas", "pyarrow", "joblib", "pydantic", "dask", "distributed")
 
 
@@ -118,7 +123,7 @@ def _start(out: Path, experiment: Experiment, context: RunContext, source: str,
         "box_digest": context.box_digest,
         "play_digest": play_digest(context.strategies),
         "master_seed": experiment.seed,
-        "chunk_size": experiment.chunk_size,
+        "chunk_size": chunk_size(experiment, context),
         "versions": _versions(),
         "git": _git_state(),
         "created": _now(),
@@ -129,6 +134,14 @@ def _start(out: Path, experiment: Experiment, context: RunContext, source: str,
     except OSError as error:
         raise RunFailed(_cannot_write(error, None)) from None
     return _execute(out, manifest, experiment, context, progress)
+
+
+def chunk_size(experiment: Experiment, context: RunContext) -> int:
+    """Games per chunk: the experiment's, and at most ``SEARCH_CHUNK_SIZE`` when the lineup
+    has a search bot (a strategy that forks)."""
+    if any(getattr(s, "forks", False) for s in context.strategies.values()):
+        return min(experiment.chunk_size, SEARCH_CHUNK_SIZE)
+    return experiment.chunk_size
 
 
 def resume_run(out: Path, *, jobs: int | None = None, backend: str | None = None,

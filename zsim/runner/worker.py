@@ -174,20 +174,21 @@ def _blame(error: BaseException) -> tuple[int | None, str | None]:
     """The seat and decision kind at fault, or (None, None) when the engine itself failed.
 
     An illegal answer says so itself. Otherwise the exception is a strategy's when it came out
-    of the strategy call (``zsim.consult``, a Python frame in either build of the engine).
+    of the strategy call (``zsim.consult``, a Python frame in either build of the engine). The
+    outermost such call is the game's own; deeper ones are forks a search bot played inside its
+    call, whose seats are not the run's.
     """
-    if isinstance(error, IllegalChoice):
-        return error.decision.seat, error.decision.kind
-    culprit: tuple[int | None, str | None] = (None, None)
     tb: TracebackType | None = error.__traceback__
     while tb is not None:
         frame = tb.tb_frame
         if frame.f_code is consult.__code__:
             decision = frame.f_locals.get("decision")
             if decision is not None:
-                culprit = (decision.seat, decision.kind)
+                return decision.seat, decision.kind
         tb = tb.tb_next
-    return culprit
+    if isinstance(error, IllegalChoice):
+        return error.decision.seat, error.decision.kind
+    return None, None
 
 
 def _ipc(table: pa.Table) -> bytes:

@@ -1,0 +1,120 @@
+"""What the search bots share: playing a determinised fork to a horizon, and valuing it there.
+
+A search bot (``lookahead``, ``mcts``) tries turn options on forks of the game dealt from its
+own view (``view.fork``), so it never sees a card its player cannot. A fork is played by one
+``Driver`` in every seat: the engine asks it every question as it would ask a strategy (so each
+seat's view of the fork is current), and it answers turn questions through the search's own
+``pick`` and every other question with a policy. The search stops a fork at its horizon, its
+own seat's n-th turn question, by raising ``Horizon`` out of the fork (which is then dropped),
+after valuing the position there.
+
+The value of a position for a seat (``standing``) is its margin, its VP minus the best other
+player's VP if the game ended now (``zsim.rules.scoring.final_scores``), plus what the
+heuristic thinks the seat's best option at that turn question is worth (the estimator's
+immediate VP plus estimated end-game VP): a seat that has built up Officials, Workers or a good
+hand scores its potential, not just its points so far. At the end of the game it is the final
+margin.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from strategies.base import Strategy
+from strategies.basic import BasicStrategy
+from strategies.heuristic import HeuristicStrategy
+from strategies.random_bot import RandomStrategy
+from zsim.decisions import Decision
+from zsim.rules import scoring
+from zsim.view import PlayerView
+
+Pick = Callable[[PlayerView, Decision, int], Any]  # a search's answer to a turn question
+# the policies a search may play its forks with, by name (``heuristic``: the bot's own weights)
+POLICIES = ("heuristic", "basic", "random")
+
+
+class Horizon(Exception):
+    """Raised out of a fork at the search's horizon; ``value`` is the position's standing for
+    the searching seat there."""
+
+    def __init__(self, value: float) -> None:
+        super().__init__(value)
+        self.value = value
+
+
+def margin(totals: list[int], seat: int) -> float:
+    """A seat's VP minus the best other player's."""
+    return totals[seat] - max(t for s, t in enumerate(totals) if s != seat)
+
+
+def policy(name: str, weights: dict[str, float]) -> Strategy:
+    """A fork's policy by name; the heuristic plays with ``weights``."""
+    if name == "heuristic":
+        return HeuristicStrategy(**weights)
+    if name == "basic":
+        return BasicStrategy()
+    if name == "random":
+        return RandomStrategy()
+    raise ValueError(f"rollout {name!r}: expected one of {', '.join(POLICIES)}")
+
+
+def preferred(judge: HeuristicStrategy, view: PlayerView, decision: Decision,
+              width: int) -> list:
+    """The ``width`` options the heuristic values most, best first (0: every option)."""
+    options = decision.options
+    values = judge.option_values(view, decision)
+    order = sorted(range(len(options)), key=lambda i: -(values[i] or 0.0))
+    return [options[i] for i in order[:width or None]]
+
+
+class Driver(Strategy):
+    """The strategy of every seat of a searched fork.
+
+    Turn questions go to ``pick(view, decision, turns)`` (``turns``: how many turn questions of
+    the searching seat came before this one in the fork, the searched one being the first),
+    which returns an option, or ``None`` to leave the question to ``policy``; every other
+    question goes to ``policy``. The searching seat's ``horizon``-th turn question after the
+    searched one ends the fork with ``Horizon`` (``horizon`` 0: the fork is played to the end).
+    """
+
+    name = "search driver"
+
+    def __init__(self, seat: int, pick: Pick, policy: Strategy, judge: HeuristicStrategy,
+                 horizon: int) -> None:
+        self.seat, self.pick, self.policy, self.judge = seat, pick, policy, judge
+        self.horizon = horizon
+        self.turns = 0  # the searching seat's turn questions seen so far in the fork
+        self.game: Any = None  # the fork it plays, which the search owns
+
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        if decision.kind == "turn":
+            turns = self.turns
+            if view.seat == self.seat:
+                if self.horizon and turns == self.horizon:
+                    raise Horizon(standing(self.game, view, decision, self.judge))
+                self.turns += 1
+            choice = self.pick(view, decision, turns)
+            if choice is not None:
+                return choice
+        return self.policy.choose(view, decision)
+
+
+def play_out(view: PlayerView, rng: random.Random, driver: Driver) -> float:
+    """Play a fork of the game at ``view``'s turn question, dealt with ``rng``, with ``driver``
+    in every seat, and return the searching seat's standing at the horizon (or the end)."""
+    fork = driver.game = view.fork(rng)
+    try:
+        result = fork.play([driver] * view.n_players)
+    except Horizon as stop:
+        return stop.value
+    return margin([s["vp_total"] for s in result.scores], view.seat)
+
+
+def standing(fork: Any, view: PlayerView, decision: Decision, judge: HeuristicStrategy) -> float:
+    """The seat's margin if the fork ended now, plus the heuristic's value of its best option
+    at this turn question of the fork (see the module docstring)."""
+    totals = [s["vp_total"] for s in scoring.final_scores(fork)]
+    values = [v for v in judge.option_values(view, decision) if v is not None]
+    return margin(totals, view.seat) + max(values, default=0.0)

@@ -1,0 +1,255 @@
+"""The search bots (``lookahead``, ``mcts``): whole games through the commands, the same games
+from the same seed whatever the number of processes, choices that do not depend on the cards
+they cannot see, and their parameters. Budgets are tiny: this checks behaviour, not strength
+(strength is measured with ``zsim tournament``, docs/strategies.md)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import pickle
+import random
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+import zsim.runner.batch as batch
+from strategies.base import Strategy
+from strategies.registry import UnknownStrategy, resolve
+from strategies.search import Driver, Horizon, margin, play_out
+from tests.conftest import experiment_file
+from tests.test_runner import assert_same_tables
+from zsim.cli import main
+from zsim.game import Game, play_game
+from zsim.runner import Experiment
+from zsim.runner.batch import start_run
+
+MCTS = "mcts(iterations=3, width=3, horizon=1)"
+BOTS = ["lookahead", MCTS]
+
+
+@pytest.mark.parametrize("bot", BOTS)
+def test_zsim_run_plays_2_3_and_4_player_games_alike_with_one_process_or_two(bot, tmp_path):
+    args = ["run", "--games", "3", "-n", "2", "-n", "3", "-n", "4", "-s", bot, "-s", "greedy",
+            "--seed", "4", "--chunk-size", "1", "--quiet"]
+    for jobs in ("1", "2"):
+        out = CliRunner().invoke(main, [*args, "--jobs", jobs, "--out", str(tmp_path / jobs)])
+        assert out.exit_code == 0, out.output
+    players = pd.read_parquet(tmp_path / "1" / "players.parquet")
+    assert sorted(players.groupby("seed")["n_players"].first()) == [2, 3, 4]
+    assert bot in set(players["strategy"])
+    assert_same_tables(tmp_path / "1", tmp_path / "2")
+
+
+@pytest.mark.parametrize("lineup, chunk", [([MCTS, "random"], batch.SEARCH_CHUNK_SIZE),
+                                           (["basic", "random"], 50)])
+def test_the_progress_bar_moves_every_game_or_two_when_a_search_bot_plays(
+        lineup, chunk, tmp_path, monkeypatch):
+    bars = []
+
+    class Bar:
+        def __init__(self):
+            self.moves = []
+            bars.append(self)
+
+        def update(self, games):
+            self.moves.append(games)
+
+    monkeypatch.setattr(batch, "_bar", lambda total, initial, enabled: contextlib.nullcontext(
+        Bar()))
+    experiment = Experiment(games=9, players=[2], strategies=lineup, seed=2, jobs=1,
+                            chunk_size=50)
+    start_run(experiment, tmp_path / "run", progress=True)
+    assert sum(bars[0].moves) == 9 and max(bars[0].moves) == min(chunk, 9)
+    assert json.loads((tmp_path / "run" / "run.json").read_text())["chunk_size"] == chunk
+    start_run(experiment.with_overrides(chunk_size=1), tmp_path / "ones")
+    assert_same_tables(tmp_path / "run", tmp_path / "ones")  # the same games either way
+
+
+def test_compare_and_sweep_take_a_search_bot_like_any_other(tmp_path_factory, tmp_path):
+    experiment = experiment_file(tmp_path_factory, f"""\
+games: 4
+players: [2]
+strategies: ["{MCTS}", greedy]
+seed: 5
+jobs: 1
+""")
+    for command in (["compare", str(experiment), "rules.palace_vp=8"],
+                    ["sweep", "rules.palace_vp=6,8", "--experiment", str(experiment)]):
+        out = tmp_path / command[0]
+        result = CliRunner().invoke(main, [*command, "--out", str(out), "--quiet"])
+        assert result.exit_code == 0, result.output
+        table = pd.read_csv(out / ("comparison.csv" if command[0] == "compare" else "sweep.csv"))
+        assert MCTS in set(table["strategy"])
+
+
+@pytest.mark.parametrize("bot", BOTS)
+def test_zsim_run_plays_the_solo_game_against_lisi(bot, tmp_path):
+    out = CliRunner().invoke(main, ["run", "--games", "1", "--solo", "--lisi", "2", "-s", bot,
+                                    "--jobs", "1", "--quiet", "--out", str(tmp_path / "solo")])
+    assert out.exit_code == 0, out.output
+    players = pd.read_parquet(tmp_path / "solo" / "players.parquet")
+    assert list(players["strategy"]) == [bot, "lisi-2"]
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize("seats", [["-n", "2", "-s", "courtier"], ["-n", "3", "-s", "courtier"],
+                                   ["-n", "4", "-s", "courtier"], ["--solo", "--lisi", "1"]])
+def test_zsim_play_plays_it_and_the_same_game_twice(bot, seats):
+    args = ["play", "-s", bot, *seats, "--seed", "8", "--json"]
+    out = CliRunner().invoke(main, args)
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.output)["players"][0]["strategy"] == bot
+    assert CliRunner().invoke(main, args).output == out.output
+
+
+@pytest.mark.parametrize("bot", BOTS)
+def test_a_pickled_bot_plays_the_same_game(box, bot):
+    seats = [resolve(bot), resolve("greedy")]
+    first = play_game(box, seats, 12)
+    again = play_game(box, [pickle.loads(pickle.dumps(s)) for s in seats], 12)
+    assert first.scores == again.scores and first.decisions == again.decisions
+
+
+def at_turn(box, n: int, seed: int, turn: int) -> Game:
+    """A game of ``n`` seats answered from outside, stopped at its ``turn``-th turn question."""
+    game = Game(box, [None] * n, seed)
+    seen = 0
+    while True:
+        decision = game.pending()
+        seen += decision.kind == "turn"
+        if decision.kind == "turn" and seen == turn:
+            return game
+        game.answer(decision.options[len(decision.options) // 2])
+
+
+@pytest.mark.parametrize("bot", [*BOTS, "mcts(iterations=12, rollout='random')"])
+@pytest.mark.parametrize("n, turn", [(2, 9), (3, 14)])
+def test_its_choice_does_not_depend_on_the_cards_it_cannot_see(box, bot, n, turn):
+    game = at_turn(box, n, 6, turn)
+    seat = game.pending().seat
+    tables = [game, game.fork(seat, random.Random(1)), game.fork(seat, random.Random(2))]
+    hidden = [(t.state.decks, [h for s, h in enumerate(t.state.hands) if s != seat])
+              for t in tables]
+    assert hidden[0] != hidden[1] != hidden[2] != hidden[0]  # the cards it cannot see differ
+    choices = []
+    for table in tables:
+        view = table.views[seat]
+        view.rng.seed(11)  # the seat's own RNG, the same in the three games
+        choices.append(resolve(bot).choose(view, table.pending()))
+    assert choices[0] == choices[1] == choices[2]
+
+
+class Peeking:
+    """A seat's view whose forks are the game itself, hidden cards and all."""
+
+    def __init__(self, view, game: Game) -> None:
+        self.view, self.game = view, game
+
+    def __getattr__(self, name):
+        return getattr(self.view, name)
+
+    def fork(self, rng=None) -> Game:
+        return self.game.fork()
+
+
+def test_a_search_of_the_true_hidden_cards_would_choose_otherwise(box):
+    # What the test above rules out can happen: searching the true hidden cards instead of a
+    # redeal, the same search (same seat RNG) picks another option at some of these questions.
+    differ = 0
+    for turn in range(3, 40, 3):
+        game = at_turn(box, 2, 6, turn)
+        view = game.views[game.pending().seat]
+        choices = []
+        for seen in (view, Peeking(view, game)):
+            view.rng.seed(11)
+            choices.append(resolve("lookahead").choose_turn(seen, game.pending()))
+        differ += choices[0] != choices[1]
+    assert differ
+
+
+def test_a_fork_stops_at_the_horizon_with_the_seats_standing(box):
+    game = at_turn(box, 2, 3, 5)
+    view = game.views[game.pending().seat]
+    judge = resolve("greedy")
+    stops = []
+
+    def pick(v, d, turns):
+        stops.append((v.seat, turns))
+        return None
+
+    value = play_out(view, random.Random(1), Driver(view.seat, pick, judge, judge, horizon=2))
+    mine = [turns for seat, turns in stops if seat == view.seat]
+    assert mine == [0, 1]  # the searched question and the next; the one after is the horizon
+    assert isinstance(value, float)
+    whole = play_out(view, random.Random(1), Driver(view.seat, pick, judge, judge, horizon=0))
+    assert whole == int(whole)  # played to the end: the final margin, in whole VP
+    assert margin([30, 41, 12], 1) == 11 and margin([30, 41, 12], 0) == -11
+    assert issubclass(Horizon, Exception)
+
+
+def test_a_node_below_the_root_with_every_option_tried_is_searched_by_ucb(box):
+    # At the other player's turn, late in a round, there are few options: once all are tried
+    # the node is searched among them, however much its visits would widen it.
+    bot = resolve("mcts(iterations=12, width=1, horizon=1)")
+    for seed in (0, 1):
+        assert play_game(box, [bot, resolve("greedy")], seed).decisions
+
+
+class Clumsy(Strategy):
+    """A search whose forks go wrong at another seat's turn: a policy that raises, or one that
+    answers what was never offered."""
+
+    name, forks = "clumsy", True
+
+    def __init__(self, fault: str) -> None:
+        self.fault = fault
+
+    def choose_turn(self, view, decision):
+        fault = self.fault
+
+        class Policy(Strategy):
+            def choose_turn(self, v, d):
+                if v.seat == view.seat:
+                    return d.options[0]
+                if fault == "raise":
+                    raise RuntimeError("the policy broke")
+                return "not an option"
+
+        view.fork().play([Policy()] * view.n_players)
+        return decision.options[0]
+
+
+@pytest.mark.parametrize("fault, error", [("raise", "RuntimeError"),
+                                          ("illegal", "IllegalChoice")])
+def test_a_search_that_fails_inside_its_fork_is_blamed_not_the_seat_of_the_fork(
+        fault, error, tmp_path):
+    experiment = Experiment(games=2, players=[3], strategies=["clumsy", "random", "random"],
+                            seed=4, jobs=1, seats="fixed")
+    start_run(experiment, tmp_path / "run", strategies={"clumsy": Clumsy(fault)})
+    failures = [json.loads(line) for line in
+                (tmp_path / "run" / "failures.jsonl").read_text().splitlines()]
+    assert len(failures) == 2
+    for failure in failures:
+        blamed = (failure["strategy"], failure["seat"], failure["decision"])
+        assert blamed == ("clumsy", 0, "turn")
+        assert error in failure["error"]
+
+
+def test_a_budget_in_seconds_plays_a_game(box):
+    result = play_game(box, [resolve("mcts(seconds=0.005, width=2)"), resolve("basic")], 1)
+    assert result.strategies[0] == "mcts(seconds=0.005, width=2)"
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("mcts(rollout='mcts')", "rollout"),
+    ("mcts(iterations=0)", "iterations"),
+    ("mcts(horizon=-1)", "horizon"),
+    ("mcts(depth=3)", "unknown parameter 'depth'"),
+    ("lookahead(samples=0)", "samples"),
+    ("lookahead(palaces=-1)", "palaces"),
+])
+def test_bad_parameters_are_refused_naming_them(spec, message):
+    with pytest.raises(UnknownStrategy, match=message):
+        resolve(spec)
