@@ -138,3 +138,14 @@ def test_nothing_of_the_engine_hangs_off_the_view(box):
     assert all(v is view.rng for v in reachable if isinstance(v, engine))  # its own RNG only
     assert view.rng is not game.rng
     assert view.board is not game.state and view.me is not game.state.players[0]
+
+
+def test_a_view_read_from_outside_follows_the_answers_given_from_outside(box):
+    game = Game(box, [None, None], 4)
+    decision = game.pending()
+    for _ in range(30):
+        view = game.views[decision.seat]
+        assert view.me.vp == game.state.players[decision.seat].vp
+        assert view.me.same(game.state.players[decision.seat])
+        assert view.hand == game.state.hands[decision.seat]
+        decision = game.answer(decision.options[-1])

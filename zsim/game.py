@@ -187,7 +187,7 @@ class Game:
         self._asking: Decision | None = None  # the question a strategy is answering now
         self._told = 0  # events emitted since the segment began
         self._mute = 0  # events a replay must not tell again
-        self.consults = 0  # strategy calls so far: a view's snapshot is good for one
+        self.consults = 0  # strategy calls and outside answers: a view copies once per each
         self.shown: GameState | None = None  # the table last shown to a seat (``PlayerView``)
         # in a determinised fork, the answer from which its own RNG replaces the game's
         self._reseed: tuple[int, tuple[Any, ...]] | None = None
@@ -303,6 +303,7 @@ class Game:
             raise IllegalChoice("the caller", decision, option, self.seed)
         self._answers.append(option)
         self._pending = None
+        self.consults += 1  # the table moves on: a view read from outside is copied again
         self._replay()
         return self.pending()
 
