@@ -1128,7 +1128,16 @@ class StuckHere(RandomStrategy):
         return super().choose(view, decision)
 
 
-def test_ctrl_c_counts_the_games_on_disk_whoever_played_them(tmp_path):
+@pytest.fixture
+def ctrl_c_raises():
+    """SIGINT raises KeyboardInterrupt, as at a terminal, even in a suite started with SIGINT
+    ignored (as a shell starts a background job), where Python leaves it ignored."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+def test_ctrl_c_counts_the_games_on_disk_whoever_played_them(tmp_path, ctrl_c_raises):
     backends.stop_workers()
     out = tmp_path / "run"
 
