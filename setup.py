@@ -5,7 +5,7 @@ Compiled, the engine plays the same games, decision for decision, about twice as
 build is optional: without mypy or a C compiler, when the sources do not type-check, or with
 ``ZSIM_PURE_PYTHON=1`` set at install time, nothing is compiled and the install has the sources
 alone. A build that succeeds writes ``zsim/compiled.json`` beside the modules, with the digest
-of each source it compiled; ``zsim.build`` (imported by ``zsim/__init__.py``) uses a compiled
+of each source it compiled; ``zsim.engine_build`` (imported by ``zsim/__init__.py``) uses a compiled
 module only while every source of the build still has its recorded digest, so an edited source
 takes effect at once (at pure-Python speed until the next ``pip install -e .``).
 """

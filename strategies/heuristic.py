@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING, Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
+from strategies import estimates
 from strategies.base import Strategy
 from strategies.estimates import ELIXIR, GOVERNOR, HIRE, PALACE, RECRUIT, WEIGHTS
-from strategies.model import ESTIMATES
 from zsim.decisions import Decision
 from zsim.rules import queries
 from zsim.rules.tables import ACTION_INDEX
@@ -148,6 +148,11 @@ def best(view: PlayerView, options: list, value: Callable[[Any], float]) -> Any:
     return tied[0] if len(tied) == 1 else tied[view.rng.randrange(len(tied))]
 
 
+def nothing_to_weigh(decision: Decision) -> bool:
+    """A turn question whose options are all discards: no card has a legal use."""
+    return decision.options[0][0] == "discard"
+
+
 class HeuristicStrategy(Strategy):
     """Values each option by immediate VP plus estimated end-game VP, weighted by category."""
 
@@ -156,7 +161,7 @@ class HeuristicStrategy(Strategy):
 
     def __init__(self, **params: float) -> None:
         self.params = check_params(params, f"strategy {self.name!r}")
-        self.weights = ESTIMATES.Weights(self.params)  # the estimator's own class, compiled or not
+        self.weights = estimates.Weights(self.params)  # compiled with the engine or not
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without the weights, which are rebuilt from the parameters on arrival (a
@@ -167,7 +172,7 @@ class HeuristicStrategy(Strategy):
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
-        self.weights = ESTIMATES.Weights(self.params)
+        self.weights = estimates.Weights(self.params)
 
     def choose(self, view: PlayerView, decision: Decision) -> Any:
         """Decide, sharing one estimator across the decisions of one turn.
@@ -211,8 +216,8 @@ class HeuristicStrategy(Strategy):
         if est is None:
             st = view.memo.get(STATICS)
             if st is None:
-                st = view.memo[STATICS] = ESTIMATES.statics(view.tables, self.weights)
-            est = view.memo[CURRENT] = ESTIMATES.Estimator(view, self.weights, st)
+                st = view.memo[STATICS] = estimates.statics(view.tables, self.weights)
+            est = view.memo[CURRENT] = estimates.Estimator(view, self.weights, st)
         return est
 
     @staticmethod
@@ -224,7 +229,7 @@ class HeuristicStrategy(Strategy):
 
     def choose_turn(self, view: PlayerView, decision: Decision) -> Any:
         options = decision.options
-        if options[0][0] == "discard":  # no legal use for any card: nothing to weigh
+        if nothing_to_weigh(decision):
             return options[view.rng.randrange(len(options))]
         est = self.estimator(view)
         tucks: dict[tuple[int, int], float] = {}

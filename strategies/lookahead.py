@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from strategies.heuristic import HeuristicStrategy
+from strategies.heuristic import HeuristicStrategy, nothing_to_weigh
 from strategies.search import Driver, play_out, preferred
 from zsim.decisions import Decision
 from zsim.view import PlayerView
@@ -40,8 +40,7 @@ class LookaheadStrategy(HeuristicStrategy):
         self.samples, self.width = int(samples), int(width)
 
     def choose_turn(self, view: PlayerView, decision: Decision) -> Any:
-        options = decision.options
-        if options[0][0] == "discard":  # no card has a use: nothing to weigh
+        if nothing_to_weigh(decision):
             return super().choose_turn(view, decision)
         seeds = [view.rng.getrandbits(64) for _ in range(self.samples)]
         judge = HeuristicStrategy(**self.params)

@@ -30,8 +30,8 @@ import random
 import time
 from typing import Any
 
-from strategies.heuristic import HeuristicStrategy
-from strategies.search import POLICIES, Driver, play_out, policy, preferred
+from strategies.heuristic import HeuristicStrategy, nothing_to_weigh
+from strategies.search import Driver, check_policy, play_out, policy, preferred
 from zsim.decisions import Decision
 from zsim.view import PlayerView
 
@@ -66,8 +66,7 @@ class MctsStrategy(HeuristicStrategy):
     def __init__(self, iterations: int = 12, seconds: float = 0.0, rollout: str = "heuristic",
                  horizon: int = 0, width: int = 8, exploration: float = 3.0,
                  **weights: float) -> None:
-        if rollout not in POLICIES:
-            raise ValueError(f"rollout {rollout!r}: expected one of {', '.join(POLICIES)}")
+        check_policy(rollout)
         if iterations < 1:
             raise ValueError(f"iterations={iterations}: expected at least 1")
         if seconds < 0 or horizon < 0 or width < 0 or exploration < 0:
@@ -78,8 +77,7 @@ class MctsStrategy(HeuristicStrategy):
         self.exploration = float(exploration)
 
     def choose_turn(self, view: PlayerView, decision: Decision) -> Any:
-        options = decision.options
-        if options[0][0] == "discard":  # no card has a use: nothing to weigh
+        if nothing_to_weigh(decision):
             return super().choose_turn(view, decision)
         judge = HeuristicStrategy(**self.params)
         candidates = preferred(judge, view, decision, self.width)

@@ -49,15 +49,18 @@ def margin(totals: list[int], seat: int) -> float:
     return totals[seat] - max(t for s, t in enumerate(totals) if s != seat)
 
 
+def check_policy(name: str) -> None:
+    """Refuse a policy name that is not one of ``POLICIES``."""
+    if name not in POLICIES:
+        raise ValueError(f"rollout {name!r}: expected one of {', '.join(POLICIES)}")
+
+
 def policy(name: str, weights: dict[str, float]) -> Strategy:
     """A fork's policy by name; the heuristic plays with ``weights``."""
+    check_policy(name)
     if name == "heuristic":
         return HeuristicStrategy(**weights)
-    if name == "basic":
-        return BasicStrategy()
-    if name == "random":
-        return RandomStrategy()
-    raise ValueError(f"rollout {name!r}: expected one of {', '.join(POLICIES)}")
+    return BasicStrategy() if name == "basic" else RandomStrategy()
 
 
 def preferred(judge: HeuristicStrategy, view: PlayerView, decision: Decision,

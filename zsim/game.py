@@ -179,7 +179,7 @@ class Game:
         self._wire(ResultRecorder(n), [] if narrate else None)
         self.decisions = 0
         # the forward model: see the module docstring
-        self.forkable = _forks(self.strategies)
+        self.forkable = any_forks(self.strategies)
         self._snap: _Snapshot | None = None
         self._answers: list[Any] = []  # the answers given since the segment began
         self._cursor = 0  # how many of them the replay has used
@@ -314,7 +314,7 @@ class Game:
         if strategies is not None:
             self.strategies = [mine if s is None or isinstance(mine, LiSiSeat) else s
                                for s, mine in zip(strategies, self.strategies, strict=True)]
-            self.forkable = _forks(self.strategies)
+            self.forkable = any_forks(self.strategies)
         if self._pending is not None:
             if self.strategies[self._pending.seat] is None:
                 raise RuntimeError(f"seat {self._pending.seat} has no strategy to answer "
@@ -502,7 +502,7 @@ class Game:
         game._wire(saved.records.copy(),
                    saved.narration[:] if saved.narration is not None else None)
         game.decisions = saved.decisions
-        game.forkable = _forks(game.strategies)
+        game.forkable = any_forks(game.strategies)
         game.state = saved.state.copy()
         game.rng = random.Random()
         game.rng.setstate(saved.rng)
@@ -587,7 +587,7 @@ def _fields(record: GameResult | Checkpoint) -> tuple[Any, ...]:
     return tuple(getattr(record, f.name) for f in fields(record))
 
 
-def _forks(strategies: list[Any]) -> bool:
+def any_forks(strategies: list[Any]) -> bool:
     """Whether a seat's strategy forks the game (then the game keeps its snapshots)."""
     return any(getattr(s, "forks", False) for s in strategies)
 

@@ -26,7 +26,7 @@ from tqdm.auto import tqdm  # a notebook's own bar in Jupyter (zsim.api)
 from strategies.registry import UnknownStrategy, resolve
 from zsim import __version__
 from zsim.components import BoxError
-from zsim.game import Game
+from zsim.game import Game, any_forks
 from zsim.options import OptionError
 from zsim.runner import backends, chunkfile, lock, writer
 from zsim.runner.boxfiles import load_for_run
@@ -139,7 +139,7 @@ def _start(out: Path, experiment: Experiment, context: RunContext, source: str,
 def chunk_size(experiment: Experiment, context: RunContext) -> int:
     """Games per chunk: the experiment's, and at most ``SEARCH_CHUNK_SIZE`` when the lineup
     has a search bot (a strategy that forks)."""
-    if any(getattr(s, "forks", False) for s in context.strategies.values()):
+    if any_forks(list(context.strategies.values())):
         return min(experiment.chunk_size, SEARCH_CHUNK_SIZE)
     return experiment.chunk_size
 
