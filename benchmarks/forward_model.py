@@ -18,10 +18,10 @@ import statistics
 import time
 from functools import partial
 
-from strategies.random_bot import RandomStrategy
 from zsim.components import default_box_dir, load_box
 from zsim.engine_build import ENGINE
 from zsim.game import Game
+from zsim.strategies.random_bot import RandomStrategy
 
 
 def best_of(repeat: int, call) -> float:

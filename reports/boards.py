@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from reports.common import (
+from zsim.reports.common import (
     MIN_GAMES,
     annotate_cells,
     compare,
@@ -25,9 +25,9 @@ from reports.common import (
     share_of,
     too_few,
 )
-from reports.findings import relative_phrase
-from reports.loader import RunData
-from reports.model import Comparison, Figure, Note, Section, Table
+from zsim.reports.findings import relative_phrase
+from zsim.reports.loader import RunData
+from zsim.reports.model import Comparison, Figure, Note, Section, Table
 from zsim.stats import distribution_test
 
 INTRO = ("Take rate: the share of games on the board in which the reward was taken by anyone. "

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import matplotlib
 
-from reports import (
+from zsim.reports import (
     boards,
     cards,
     components,
@@ -28,10 +28,10 @@ from reports import (
     strategies,
     walls,
 )
-from reports.common import STYLE
-from reports.html import render
-from reports.loader import RunData, load_runs
-from reports.model import Section
+from zsim.reports.common import STYLE
+from zsim.reports.html import render
+from zsim.reports.loader import RunData, load_runs
+from zsim.reports.model import Section
 
 SECTIONS = (overview, strategies, seats, walls, boards, components, cards)
 PNG_DPI = 110

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from reports.common import (
+from zsim.reports.common import (
     MIN_GAMES,
     annotate_cells,
     bars_with_intervals,
@@ -20,8 +20,8 @@ from reports.common import (
     new_figure,
     too_few,
 )
-from reports.loader import ABILITIES, RunData
-from reports.model import Figure, Note, Section, Table
+from zsim.reports.loader import ABILITIES, RunData
+from zsim.reports.model import Figure, Note, Section, Table
 
 INTRO = ("Unification cards are tucked into a tableau under one of three suits; a tucked "
          "card's ability activates when its trigger (a Court action) is played.")

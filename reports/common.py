@@ -17,8 +17,8 @@ from matplotlib.axes import Axes
 from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure as MplFigure
 
-from reports.findings import relative_phrase
-from reports.model import Comparison, Note
+from zsim.reports.findings import relative_phrase
+from zsim.reports.model import Comparison, Note
 from zsim.stats import adjusted_difference, bootstrap_interval, wilson_interval
 
 #: Fewest games (or rows, for a group compared with the rest) a figure or test is based on.

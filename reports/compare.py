@@ -14,8 +14,9 @@ import matplotlib
 import numpy as np
 import pandas as pd
 
-from reports.build import BuiltReport, write_sections
-from reports.common import (
+from zsim.compare import variance_reduction, verdict
+from zsim.reports.build import BuiltReport, write_sections
+from zsim.reports.common import (
     STYLE,
     error_bars,
     figure_legend,
@@ -23,9 +24,8 @@ from reports.common import (
     forest_height,
     new_figure,
 )
-from reports.findings import relative_phrase
-from reports.model import Comparison, Figure, Note, Section, Table
-from zsim.compare import variance_reduction, verdict
+from zsim.reports.findings import relative_phrase
+from zsim.reports.model import Comparison, Figure, Note, Section, Table
 from zsim.runner.experiment import Experiment
 
 NUMBERS = ("base", "variant", "difference", "low", "high", "unpaired_low", "unpaired_high",

@@ -19,7 +19,7 @@ import math
 import pandas as pd
 from matplotlib.figure import Figure as MplFigure
 
-from reports.common import (
+from zsim.reports.common import (
     MIN_GAMES,
     compare,
     forest,
@@ -29,8 +29,8 @@ from reports.common import (
     too_few,
     win_rates,
 )
-from reports.loader import RunData
-from reports.model import ALPHA, Comparison, Figure, Note, Section, Table
+from zsim.reports.loader import RunData
+from zsim.reports.model import ALPHA, Comparison, Figure, Note, Section, Table
 from zsim.stats import holm
 
 # (slug, title, column or column prefix, separator inside a cell)

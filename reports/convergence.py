@@ -13,10 +13,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from reports.common import MIN_GAMES, new_figure, player_count_label, too_few
-from reports.loader import RunData
-from reports.model import Figure, Note, Section, Table
 from zsim.power import games_needed
+from zsim.reports.common import MIN_GAMES, new_figure, player_count_label, too_few
+from zsim.reports.loader import RunData
+from zsim.reports.model import Figure, Note, Section, Table
 
 INTRO = ("Whether the run played enough games for its headline numbers, and how many a "
          "follow-up needs. Games are taken in the order they were played (run by run when "

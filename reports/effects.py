@@ -15,12 +15,12 @@ import matplotlib
 import numpy as np
 import pandas as pd
 
-from reports.build import BuiltReport, write_sections
-from reports.common import STYLE, forest, forest_height, new_figure
-from reports.model import Comparison, Figure, Note, Section, Table
 from zsim.compare import variance_reduction
 from zsim.effects import ALL_PLAYERS
 from zsim.options import KINDS
+from zsim.reports.build import BuiltReport, write_sections
+from zsim.reports.common import STYLE, forest, forest_height, new_figure
+from zsim.reports.model import Comparison, Figure, Note, Section, Table
 from zsim.runner.experiment import Experiment
 
 COLUMNS = 3

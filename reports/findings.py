@@ -17,7 +17,7 @@ from collections import defaultdict
 
 import pandas as pd
 
-from reports.model import ALPHA, Comparison, Figure, FindingList, Section, Table
+from zsim.reports.model import ALPHA, Comparison, Figure, FindingList, Section, Table
 from zsim.stats import EFFECT_BENCHMARKS, holm
 
 #: A relative effect (a share of the fair share or of the mean score) of 5% is small, 15%

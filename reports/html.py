@@ -13,8 +13,8 @@ import math
 import jinja2
 import pandas as pd
 
-from reports.findings import finding_detail, significance_sentence
-from reports.model import Block, Figure, FindingList, Section, Table
+from zsim.reports.findings import finding_detail, significance_sentence
+from zsim.reports.model import Block, Figure, FindingList, Section, Table
 
 TEMPLATE = """<!DOCTYPE html>
 <html lang="en">

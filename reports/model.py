@@ -1,8 +1,8 @@
 """What a report section is made of: figures, tables, notes, and the comparisons it tested.
 
-Sections build these plain objects; ``reports.findings`` corrects every comparison's p-value
-together; ``reports.html`` and ``reports.build`` turn them into a page and files. Keeping the
-objects free of rendering means a section can be tested by looking at its data.
+Sections build these plain objects; ``zsim.reports.findings`` corrects every comparison's
+p-value together; ``zsim.reports.html`` and ``zsim.reports.build`` turn them into a page and
+files. Keeping the objects free of rendering means a section can be tested by looking at its data.
 """
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ class Comparison:
     ``claim`` is a sentence stating what was observed (e.g. "seat 1 wins 56% of 2-player
     games"); ``effect`` is a standardised effect size of kind ``effect_kind`` (see
     ``zsim.stats.EFFECT_BENCHMARKS``). ``relative`` is the same effect in a designer's terms, as
-    a share of ``basis`` (see ``reports.findings.relative_phrase``: -0.29 with basis "fair" is
+    a share of ``basis`` (see ``zsim.reports.findings.relative_phrase``: -0.29 with basis "fair" is
     29% fewer wins than fair; 0.12 with basis "fair share" a gain of 12% of it). ``family``
     names the question the test answers with others (by default its figure's title):
-    ``reports.findings`` Holm-corrects each family on its own and fills in ``adjusted`` and
+    ``zsim.reports.findings`` Holm-corrects each family on its own and fills in ``adjusted`` and
     ``family_size``.
     """
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from reports.common import MIN_GAMES
-from reports.loader import RunData
-from reports.model import Note, Section, Table
+from zsim.reports.common import MIN_GAMES
+from zsim.reports.loader import RunData
+from zsim.reports.model import Note, Section, Table
 
 
 def _runs_table(data: RunData) -> pd.DataFrame:

@@ -11,9 +11,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from reports.common import MIN_GAMES, new_figure, player_count_label, too_few
-from reports.loader import RunData
-from reports.model import Figure, Note, Section, Table
 from zsim.ratings import (
     SOLO,
     Ladder,
@@ -23,6 +20,9 @@ from zsim.ratings import (
     rate,
     win_probability,
 )
+from zsim.reports.common import MIN_GAMES, new_figure, player_count_label, too_few
+from zsim.reports.loader import RunData
+from zsim.reports.model import Figure, Note, Section, Table
 
 INTRO = ("Each strategy's Plackett–Luce rating, fitted on the full finishing order of every "
          "game (not only who won), separately per player count and centred at 0. A gap of d "

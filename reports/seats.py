@@ -1,7 +1,7 @@
 """Section 3: does where you sit, your colour or when you first play decide the game?
 
 Strategy, seat, colour and starting position are effects of one logistic model per player
-count (``reports.seat_model``), so each is adjusted for the others: with a mixed lineup a
+count (``zsim.reports.seat_model``), so each is adjusted for the others: with a mixed lineup a
 strong bot that happens to sit first more often would otherwise look like a first-seat
 advantage. Each panel shows adjusted win rates against the fair share; a term the design cannot
 separate from the others (a seat that each lineup always fills in the same order, a colour fixed
@@ -14,10 +14,10 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
-from reports.common import MIN_GAMES, new_figure, player_count_label, too_few
-from reports.loader import RunData
-from reports.model import Comparison, Figure, Note, Section, Table
-from reports.seat_model import TERMS, SeatModel, colours, fit_seat_model
+from zsim.reports.common import MIN_GAMES, new_figure, player_count_label, too_few
+from zsim.reports.loader import RunData
+from zsim.reports.model import Comparison, Figure, Note, Section, Table
+from zsim.reports.seat_model import TERMS, SeatModel, colours, fit_seat_model
 from zsim.stats import cohens_h
 
 INTRO = ("Win ~ strategy + seat + colour + starting position, one logistic model per player "

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from reports.common import MIN_GAMES, new_figure, rate_bars, too_few, win_rates
-from reports.loader import RunData
-from reports.model import Figure, Note, Section, Table
+from zsim.reports.common import MIN_GAMES, new_figure, rate_bars, too_few, win_rates
+from zsim.reports.loader import RunData
+from zsim.reports.model import Figure, Note, Section, Table
 
 INTRO = ("Games against Li Si, the solo-mode automaton, by his level (1 easiest to 4 hardest): "
          "the win rate of each strategy that played him, with 95% Wilson intervals (a shared "

@@ -13,7 +13,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from reports.common import (
+from zsim.reports.common import (
     MIN_GAMES,
     annotate_cells,
     ecdf_panels,
@@ -26,9 +26,9 @@ from reports.common import (
     too_few,
     win_rates,
 )
-from reports.findings import relative_phrase
-from reports.loader import RunData
-from reports.model import Comparison, Figure, Note, Section, Table
+from zsim.reports.findings import relative_phrase
+from zsim.reports.loader import RunData
+from zsim.reports.model import Comparison, Figure, Note, Section, Table
 from zsim.stats import excess_test, paired_test, sign_test
 
 INTRO = ("Win rates count a shared win as 1/k for each of k tied winners; the dashed line is "

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from reports.common import (
+from zsim.reports.common import (
     MIN_GAMES,
     bars_with_intervals,
     compare,
@@ -22,8 +22,8 @@ from reports.common import (
     too_few,
     win_rates,
 )
-from reports.loader import RunData
-from reports.model import Figure, Note, Section, Table
+from zsim.reports.loader import RunData
+from zsim.reports.model import Figure, Note, Section, Table
 
 INTRO = ("Every tile is compared with the other tiles in the same situation (see each "
          "caption); intervals are 95% (bootstrap for means, Wilson for win rates, "

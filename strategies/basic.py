@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from strategies.base import Strategy
 from zsim.decisions import Decision
+from zsim.strategies.base import Strategy
 from zsim.view import PlayerView
 
 PALACE = 3  # Court action index of "build a Palace"

@@ -24,18 +24,18 @@ from typing import TYPE_CHECKING, Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
-from strategies import estimates
-from strategies.base import Strategy
-from strategies.estimates import ELIXIR, GOVERNOR, HIRE, PALACE, RECRUIT, WEIGHTS
 from zsim.decisions import Decision
 from zsim.rules import queries
 from zsim.rules.tables import ACTION_INDEX
 from zsim.state import NO_ONE
+from zsim.strategies import estimates
+from zsim.strategies.base import Strategy
+from zsim.strategies.estimates import ELIXIR, GOVERNOR, HIRE, PALACE, RECRUIT, WEIGHTS
 from zsim.view import PlayerView
 from zsim.yamlload import safe_load
 
 if TYPE_CHECKING:
-    from strategies.estimates import Estimator
+    from zsim.strategies.estimates import Estimator
 
 KEEP = 0.3  # share of a card's best tuck value lost by spending it at Court instead
 MOVE = 0.8  # what moving one Official after a Court action is typically worth, early on

@@ -13,10 +13,10 @@ from typing import Any
 
 import click
 
-from strategies.base import Strategy
 from zsim.components.schema import COLOURS, COURT_ACTIONS
 from zsim.decisions import KINDS, Decision
 from zsim.rules.pieces import OFFICIAL_NAMES, REGION_NAMES, SUIT_NAMES
+from zsim.strategies.base import Strategy
 from zsim.view import PlayerView
 
 TYPE_NAMES = (*SUIT_NAMES, "Alchemist")

@@ -3,7 +3,7 @@
 At its turn the bot plays each of the ``width`` options the heuristic likes best (0: every
 option) on a fork of the game dealt from its view, the rest of that turn and the other
 players' turns answered by the heuristic, up to its own next turn question, where the position
-is valued (``strategies.search.standing``: margin if the game ended now plus the heuristic's
+is valued (``zsim.strategies.search.standing``: margin if the game ended now plus the heuristic's
 value of its best option then). Every option is tried on the same ``samples`` deals (the same
 redeal of the hidden cards and the same later chances), so the options are compared on equal
 terms and the luck of a deal cancels out. Every other question goes to the heuristic it
@@ -19,9 +19,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from strategies.heuristic import HeuristicStrategy, nothing_to_weigh
-from strategies.search import Driver, play_out, preferred
 from zsim.decisions import Decision
+from zsim.strategies.heuristic import HeuristicStrategy, nothing_to_weigh
+from zsim.strategies.search import Driver, play_out, preferred
 from zsim.view import PlayerView
 
 

@@ -10,7 +10,7 @@ and more as the node is visited (progressive widening), so that the other player
 heuristic would until the budget can tell their options apart. Below the tree a fast policy
 plays on (``rollout``: the heuristic, ``basic`` or ``random``) to the horizon, the seat's
 ``horizon``-th later turn (0: the end of the game), where the position is valued
-(``strategies.search.standing``: margin if the game ended now plus the heuristic's value of the
+(``zsim.strategies.search.standing``: margin if the game ended now plus the heuristic's value of the
 seat's best option then). The seat's own nodes maximise that value, the other players' nodes
 minimise it (a paranoid search: in a game of more than two, the others are taken to play
 against the searching seat). The root keeps the ``width`` options the heuristic likes best (0:
@@ -30,9 +30,9 @@ import random
 import time
 from typing import Any
 
-from strategies.heuristic import HeuristicStrategy, nothing_to_weigh
-from strategies.search import Driver, check_policy, play_out, policy, preferred
 from zsim.decisions import Decision
+from zsim.strategies.heuristic import HeuristicStrategy, nothing_to_weigh
+from zsim.strategies.search import Driver, check_policy, play_out, policy, preferred
 from zsim.view import PlayerView
 
 

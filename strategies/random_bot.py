@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from strategies.base import Strategy
 from zsim.decisions import Decision
+from zsim.strategies.base import Strategy
 from zsim.view import PlayerView
 
 

@@ -31,16 +31,16 @@ from typing import Any
 
 import yaml
 
-from strategies.base import Strategy
-from strategies.basic import BasicStrategy
-from strategies.heuristic import PARAMETERS, BotError, HeuristicStrategy, load_bot, load_bots
-from strategies.human import HumanStrategy
-from strategies.lookahead import LookaheadStrategy
-from strategies.mcts import MctsStrategy
-from strategies.random_bot import RandomStrategy
-from strategies.rollout import RolloutStrategy
 from zsim.paths import configs_dir
 from zsim.rules.lisi import LiSiSeat
+from zsim.strategies.base import Strategy
+from zsim.strategies.basic import BasicStrategy
+from zsim.strategies.heuristic import PARAMETERS, BotError, HeuristicStrategy, load_bot, load_bots
+from zsim.strategies.human import HumanStrategy
+from zsim.strategies.lookahead import LookaheadStrategy
+from zsim.strategies.mcts import MctsStrategy
+from zsim.strategies.random_bot import RandomStrategy
+from zsim.strategies.rollout import RolloutStrategy
 from zsim.yamlload import safe_load
 
 BUILT_IN: dict[str, type[Strategy]] = {
@@ -278,7 +278,7 @@ def _construct(factory: Factory, params: dict[str, Any], label: str,
         raise StrategyParameterError(f"strategy {label!r}: {error}") from None
     if not isinstance(instance, (Strategy, LiSiSeat)):
         raise UnknownStrategy(f"strategy {label!r} is not a Strategy (a subclass of "
-                              "strategies.base.Strategy)")
+                              "zsim.strategies.base.Strategy)")
     return instance
 
 

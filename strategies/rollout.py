@@ -12,11 +12,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from strategies.base import Strategy
-from strategies.basic import BasicStrategy
-from strategies.heuristic import HeuristicStrategy
-from strategies.random_bot import RandomStrategy
 from zsim.decisions import Decision
+from zsim.strategies.base import Strategy
+from zsim.strategies.basic import BasicStrategy
+from zsim.strategies.heuristic import HeuristicStrategy
+from zsim.strategies.random_bot import RandomStrategy
 from zsim.view import PlayerView
 
 POLICIES: dict[str, type[Strategy]] = {"random": RandomStrategy, "basic": BasicStrategy}

@@ -22,12 +22,12 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from strategies.base import Strategy
-from strategies.basic import BasicStrategy
-from strategies.heuristic import HeuristicStrategy
-from strategies.random_bot import RandomStrategy
 from zsim.decisions import Decision
 from zsim.rules import scoring
+from zsim.strategies.base import Strategy
+from zsim.strategies.basic import BasicStrategy
+from zsim.strategies.heuristic import HeuristicStrategy
+from zsim.strategies.random_bot import RandomStrategy
 from zsim.view import PlayerView
 
 Pick = Callable[[PlayerView, Decision, int], Any]  # a search's answer to a turn question

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from strategies.base import Strategy
 from zsim.components import Box, default_box_dir, load_box
 from zsim.decisions import Decision
 from zsim.game import Game
+from zsim.strategies.base import Strategy
 from zsim.view import PlayerView
 
 

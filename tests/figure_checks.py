@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 
-from reports.model import Figure
+from zsim.reports.model import Figure
 
 
 def tick_label_clashes(figure: Figure) -> list[str]:

@@ -43,8 +43,8 @@ def test_load_reads_a_run_again_and_refuses_what_is_not_one(kept, tmp_path):
 
 
 def test_rate_fits_the_ladder_of_zsim_rate(kept):
-    from reports.loader import load_runs
     from zsim.ratings import rate
+    from zsim.reports.loader import load_runs
 
     ratings = api.rate(kept)
     pd.testing.assert_frame_equal(ratings.table, api.rate(kept.path).table)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from strategies.base import Strategy
-from strategies.registry import resolve
 from zsim.components import default_box_dir, load_box
 from zsim.game import Game
 from zsim.options import GameOptions, OptionError
+from zsim.strategies.base import Strategy
+from zsim.strategies.registry import resolve
 
 SEEDS = range(40)
 

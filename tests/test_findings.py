@@ -8,9 +8,9 @@ import math
 import pytest
 from statsmodels.stats.multitest import multipletests
 
-from reports.common import new_figure
-from reports.findings import correct, relative_phrase, section, size_label
-from reports.model import Comparison, Figure, Section
+from zsim.reports.common import new_figure
+from zsim.reports.findings import correct, relative_phrase, section, size_label
+from zsim.reports.model import Comparison, Figure, Section
 
 
 def _test(label: str, p: float, effect: float = 0.1, relative: float = math.nan,

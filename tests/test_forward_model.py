@@ -11,14 +11,14 @@ from typing import Any
 
 import pytest
 
-from strategies.base import Strategy
-from strategies.random_bot import RandomStrategy
-from strategies.registry import resolve
 from zsim.components import Box
 from zsim.decisions import Decision, IllegalChoice
 from zsim.game import Game, GameResult
 from zsim.options import GameOptions
 from zsim.rules.lisi import LiSiSeat
+from zsim.strategies.base import Strategy
+from zsim.strategies.random_bot import RandomStrategy
+from zsim.strategies.registry import resolve
 from zsim.view import PlayerView
 
 LINEUPS = {

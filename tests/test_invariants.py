@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from strategies.basic import BasicStrategy
-from strategies.random_bot import RandomStrategy
 from zsim.game import Game, play_game
 from zsim.invariants import violations
 from zsim.options import GameOptions
 from zsim.rules.scoring import CATEGORIES
+from zsim.strategies.basic import BasicStrategy
+from zsim.strategies.random_bot import RandomStrategy
 
 # Raise it for a long soak: ZSIM_INVARIANT_GAMES=10000 python -m pytest tests/test_invariants.py
 GAMES_PER_COUNT = int(os.environ.get("ZSIM_INVARIANT_GAMES", "40"))

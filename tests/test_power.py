@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 from scipy import stats
 
-from reports.convergence import running_win_rates
 from zsim.cli import main
 from zsim.power import games_needed
+from zsim.reports.convergence import running_win_rates
 from zsim.rules.scoring import CATEGORIES
 from zsim.runner import Experiment
 from zsim.runner.batch import start_run

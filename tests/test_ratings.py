@@ -17,10 +17,10 @@ from figure_checks import tick_label_clashes
 from scipy.optimize import minimize
 from scipy.special import expit, logit
 
-from reports.common import STYLE
-from reports.ratings import ladder_figure
 from zsim.cli import main
 from zsim.ratings import RatingError, choices, rate, win_probability
+from zsim.reports.common import STYLE
+from zsim.reports.ratings import ladder_figure
 from zsim.runner import Experiment
 from zsim.runner.batch import start_run
 
@@ -238,7 +238,7 @@ def test_cli_prints_writes_and_draws_the_ladder(small_run, tmp_path):
 
 
 def test_the_ladder_figure_labels_every_strategy_readably(small_run):
-    from reports.loader import load_runs
+    from zsim.reports.loader import load_runs
 
     ratings = rate(load_runs([small_run]).players)
     with matplotlib.rc_context(STYLE):

@@ -15,17 +15,17 @@ import pytest
 from chromium import chromium as _chromium
 from click.testing import CliRunner
 
-from reports import cards, components
-from reports.build import ReportOutputError, build_report
-from reports.common import bars_with_intervals, new_figure
-from reports.html import table_html
-from reports.loader import RunDirError, load_runs
-from reports.model import Table
-from strategies.base import Strategy
 from zsim.cli import main
 from zsim.decisions import Decision
+from zsim.reports import cards, components
+from zsim.reports.build import ReportOutputError, build_report
+from zsim.reports.common import bars_with_intervals, new_figure
+from zsim.reports.html import table_html
+from zsim.reports.loader import RunDirError, load_runs
+from zsim.reports.model import Table
 from zsim.runner import Experiment
 from zsim.runner.batch import start_run
+from zsim.strategies.base import Strategy
 from zsim.view import PlayerView
 
 SECTIONS = ["1. Overview", "2. Strategies", "3. Seats and turn order", "4. Wall tiles",

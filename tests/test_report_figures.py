@@ -19,12 +19,12 @@ from matplotlib.colors import to_rgb
 from matplotlib.lines import Line2D
 from matplotlib.transforms import Bbox
 
-from reports import strategies
-from reports.build import build_sections, write_sections
-from reports.common import STYLE
-from reports.components import MAX_ROWS
-from reports.loader import load_runs
-from reports.model import Figure, Section
+from zsim.reports import strategies
+from zsim.reports.build import build_sections, write_sections
+from zsim.reports.common import STYLE
+from zsim.reports.components import MAX_ROWS
+from zsim.reports.loader import load_runs
+from zsim.reports.model import Figure, Section
 from zsim.runner import Experiment
 from zsim.runner.batch import start_run
 
@@ -191,7 +191,7 @@ def test_no_tick_labels_of_the_full_report_overlap(mixed_sections):
 
 
 def test_overlapping_tick_labels_are_caught():
-    from reports.common import new_figure
+    from zsim.reports.common import new_figure
 
     fig, axes = new_figure(width=2)
     axes[0][0].bar([f"a long label {i}" for i in range(6)], range(6))
@@ -201,7 +201,7 @@ def test_overlapping_tick_labels_are_caught():
 
 def test_a_legend_on_the_data_is_caught():
     # The check above must be able to fail: a legend drawn over a line is a clash.
-    from reports.common import new_figure
+    from zsim.reports.common import new_figure
 
     fig, axes = new_figure()
     ax = axes[0][0]

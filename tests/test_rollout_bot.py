@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from strategies.registry import UnknownStrategy, resolve
 from zsim.game import Game, play_game
+from zsim.strategies.registry import UnknownStrategy, resolve
 
 
 @pytest.mark.parametrize("seats", [["rollout", "random"], ["rollout", "lisi-1"],
@@ -61,8 +61,8 @@ def test_the_lookahead_of_docs_architecture_plays_a_whole_game(box):
     import re
     from pathlib import Path
 
-    from strategies.base import Strategy
-    from strategies.random_bot import RandomStrategy
+    from zsim.strategies.base import Strategy
+    from zsim.strategies.random_bot import RandomStrategy
 
     text = (Path(__file__).parent.parent / "docs" / "architecture.md").read_text()
     code = next(block for block in re.findall(r"```python\n(.*?)```", text, re.DOTALL)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from strategies.random_bot import RandomStrategy
 from zsim.components.schema import COLOURS
 from zsim.game import play_game
 from zsim.rules import effects, mausoleum, pieces, queries, rewards, scoring, turn
 from zsim.rules.tables import ACTION_INDEX
 from zsim.state import NO_ONE
+from zsim.strategies.random_bot import RandomStrategy
 
 CHU, WEI, ZHAO, QI, YAN = range(5)
 ALCH, ARCH, GEN = range(3)

@@ -28,9 +28,6 @@ from click.testing import CliRunner
 
 import zsim.cli.bench as bench
 import zsim.runner.batch as batch
-from strategies import registry
-from strategies.base import Strategy
-from strategies.random_bot import RandomStrategy
 from zsim.cli import main
 from zsim.cli.bench import Timing, _fastest
 from zsim.decisions import Decision
@@ -57,6 +54,9 @@ from zsim.runner.summary import summarize
 from zsim.runner.tables import BASE, TABLES, TIMING_COLUMNS
 from zsim.state import NO_ONE
 from zsim.stats import wilson_interval
+from zsim.strategies import registry
+from zsim.strategies.base import Strategy
+from zsim.strategies.random_bot import RandomStrategy
 from zsim.view import PlayerView
 
 SMALL = Experiment(games=24, players=[4], strategies=["random"], seed=7, chunk_size=5, jobs=1)
@@ -464,7 +464,7 @@ def test_a_non_empty_or_unwritable_out_is_refused_before_any_game(tmp_path, monk
 def test_a_bot_that_cannot_be_pickled_is_refused_before_a_parallel_run(tmp_path):
     bot = tmp_path / "locked.py"
     bot.write_text("import threading\n"
-                   "from strategies.random_bot import RandomStrategy\n"
+                   "from zsim.strategies.random_bot import RandomStrategy\n"
                    "class Locked(RandomStrategy):\n"
                    "    def __init__(self):\n"
                    "        super().__init__()\n"
@@ -845,7 +845,7 @@ def test_run_solo_marks_lisi_and_takes_variant_files(tmp_path):
 
 SLOW_BOT = '''
 import time
-from strategies.random_bot import RandomStrategy
+from zsim.strategies.random_bot import RandomStrategy
 
 class Slow(RandomStrategy):
     """The random bot, pausing at the first decision of each game it plays."""

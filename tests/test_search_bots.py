@@ -15,16 +15,16 @@ import pytest
 from click.testing import CliRunner
 
 import zsim.runner.batch as batch
-from strategies import lookahead, search
-from strategies.base import Strategy
-from strategies.registry import UnknownStrategy, resolve
-from strategies.search import Driver, Horizon, margin, play_out
 from tests.conftest import experiment_file
 from tests.test_runner import assert_same_tables
 from zsim.cli import main
 from zsim.game import Game, play_game
 from zsim.runner import Experiment
 from zsim.runner.batch import start_run
+from zsim.strategies import lookahead, search
+from zsim.strategies.base import Strategy
+from zsim.strategies.registry import UnknownStrategy, resolve
+from zsim.strategies.search import Driver, Horizon, margin, play_out
 
 MCTS = "mcts(iterations=3, width=3, horizon=1)"
 BOTS = ["lookahead", MCTS]

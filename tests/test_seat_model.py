@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 from figure_checks import tick_label_clashes
 
-from reports.seat_model import fit_seat_model
-from reports.seats import section
 from zsim.components.schema import COLOURS
+from zsim.reports.seat_model import fit_seat_model
+from zsim.reports.seats import section
 from zsim.runner.seeds import Schedule
 
 

@@ -9,10 +9,10 @@ from typing import Any, ClassVar
 
 import pytest
 
-from strategies.random_bot import RandomStrategy
-from strategies.registry import resolve
 from zsim.decisions import Decision
 from zsim.game import Game, play_game
+from zsim.strategies.random_bot import RandomStrategy
+from zsim.strategies.registry import resolve
 from zsim.view import PlayerView
 
 

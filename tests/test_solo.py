@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from strategies.basic import BasicStrategy
-from strategies.random_bot import RandomStrategy
 from tests.conftest import Scripted
 from zsim.components.schema import LiSiAction
 from zsim.game import Game, play_game
 from zsim.invariants import violations
 from zsim.rules import lisi, scoring
 from zsim.state import NO_ONE
+from zsim.strategies.basic import BasicStrategy
+from zsim.strategies.random_bot import RandomStrategy
 
 CHU, WEI, ZHAO, QI, YAN = range(5)
 LISI = 1

@@ -12,10 +12,15 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from strategies import estimates
-from strategies.base import Strategy
-from strategies.heuristic import HeuristicStrategy
-from strategies.registry import (
+from zsim.cli import main
+from zsim.components import Box
+from zsim.decisions import Decision, IllegalChoice
+from zsim.engine_build import source_of
+from zsim.game import play_game
+from zsim.strategies import estimates
+from zsim.strategies.base import Strategy
+from zsim.strategies.heuristic import HeuristicStrategy
+from zsim.strategies.registry import (
     BOTS_DIR,
     StrategyParameterError,
     UnknownStrategy,
@@ -23,17 +28,12 @@ from strategies.registry import (
     parse_spec,
     resolve,
 )
-from zsim.cli import main
-from zsim.components import Box
-from zsim.decisions import Decision, IllegalChoice
-from zsim.engine_build import source_of
-from zsim.game import play_game
 from zsim.view import PlayerView
 
 HEURISTIC_BOTS = ("greedy", "builder", "governor", "alchemist", "courtier", "mausoleum")
 
 PLUGIN = '''
-from strategies.base import Strategy
+from zsim.strategies.base import Strategy
 
 
 class Cautious(Strategy):
@@ -90,11 +90,11 @@ def test_built_in_names_and_yaml_bots_resolve() -> None:
 
 
 def test_module_class_route() -> None:
-    bot = resolve("strategies.basic:BasicStrategy")
+    bot = resolve("zsim.strategies.basic:BasicStrategy")
     assert type(bot).__name__ == "BasicStrategy"
-    assert bot.name == "strategies.basic:BasicStrategy"
+    assert bot.name == "zsim.strategies.basic:BasicStrategy"
     with pytest.raises(UnknownStrategy, match="BasicStrategy"):
-        resolve("strategies.basic:Nope")
+        resolve("zsim.strategies.basic:Nope")
     with pytest.raises(UnknownStrategy, match="cannot import"):
         resolve("no_such_package.bots:Bot")
 
@@ -246,7 +246,7 @@ def test_bots_keep_no_state_between_games_and_survive_pickling(box: Box) -> None
 
 def test_weights_declare_every_weight() -> None:
     # read from the source: the compiled class keeps no annotations
-    tree = ast.parse(source_of("strategies.estimates").read_text())
+    tree = ast.parse(source_of("zsim.strategies.estimates").read_text())
     weights = next(node for node in tree.body
                    if isinstance(node, ast.ClassDef) and node.name == "Weights")
     declared = {node.target.id for node in weights.body

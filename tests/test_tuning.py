@@ -13,9 +13,9 @@ import yaml
 from click.testing import CliRunner
 from optuna.trial import TrialState
 
-from strategies.registry import resolve
 from zsim.cli import main
 from zsim.runner.experiment import DEFAULT_EXPERIMENT, load_experiment
+from zsim.strategies.registry import resolve
 from zsim.tuning import search
 from zsim.tuning.arena import CANDIDATE, Arena, Execution, candidate_shares, make_setup
 from zsim.tuning.balance import BalanceError, parse_range, refine

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from strategies.basic import BasicStrategy
 from zsim.components import BoxError, default_box_dir
 from zsim.game import play_game
 from zsim.options import OptionError
+from zsim.strategies.basic import BasicStrategy
 from zsim.variants import parse
 
 

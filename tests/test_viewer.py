@@ -139,7 +139,7 @@ def test_a_page_that_cannot_be_written_is_a_clear_error(tmp_path):
 
 
 BOOM = '''
-from strategies.base import Strategy
+from zsim.strategies.base import Strategy
 
 
 class Boom(Strategy):

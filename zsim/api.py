@@ -29,11 +29,11 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from reports.loader import RunDirError, load_runs
 from zsim.compare import paired_differences, verdict
 from zsim.lineup import seat_game
 from zsim.ratings import RatingError, Ratings
 from zsim.ratings import rate as rate_players
+from zsim.reports.loader import RunDirError, load_runs
 from zsim.runner.batch import start_run
 from zsim.runner.experiment import Experiment, ExperimentError, parse_experiment
 from zsim.runner.summary import Summary, summarize
@@ -46,8 +46,8 @@ from zsim.whatif import (
 )
 
 if TYPE_CHECKING:
-    from strategies.base import Strategy
     from zsim.game import GameResult
+    from zsim.strategies.base import Strategy
 
 __all__ = ["Comparison", "ExperimentError", "GameRecord", "RatingError", "Results", "RunDirError",
            "compare", "load", "make_experiment", "play", "rate", "run", "sweep"]

@@ -89,7 +89,7 @@ class Player(Protocol):
 
     ``view`` is what that player sees of the table (``zsim.view.PlayerView``). A strategy that
     forks the game from its view says so with a true ``forks`` attribute (the engine then keeps
-    the snapshots a fork needs). ``strategies.base.Strategy`` is the authoring base class.
+    the snapshots a fork needs). ``zsim.strategies.base.Strategy`` is the authoring base class.
     """
 
     name: str

@@ -13,13 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from strategies.registry import resolve
 from zsim.components import Box, default_box_dir
 from zsim.options import GameOptions
+from zsim.strategies.registry import resolve
 from zsim.variants import parse as parse_variants
 
 if TYPE_CHECKING:
-    from strategies.base import Strategy
+    from zsim.strategies.base import Strategy
 
 
 class LineupError(ValueError):

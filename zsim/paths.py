@@ -1,22 +1,20 @@
-"""Where the project's data lives: the ``configs/`` tree at the top of the repository.
+"""Where the built-in data lives: the ``configs/`` tree (the component box, experiments, bots
+as YAML, variants, baselines), shipped inside the package.
 
-Designers edit those files in place, so they stay outside the package. An editable install or a
-source checkout finds them next to the package; any other install finds them from the current
-directory (run from the repository root).
+The repository keeps ``configs/`` at its top, where designers edit it; ``zsim/configs`` links
+to it there, and the build copies it into the package, so an installed wheel reads the same
+files from any directory. A designer's own box is a directory named on the command line or in
+an experiment, never looked up from the current directory.
 """
 
 from __future__ import annotations
 
+from importlib.resources import files
 from pathlib import Path
 
-import zsim
-
-CANDIDATES = (Path(zsim.__file__).resolve().parent.parent / "configs", Path.cwd() / "configs")
+CONFIGS = Path(str(files("zsim") / "configs"))
 
 
 def configs_dir(part: str) -> Path:
-    """``configs/<part>``: the first candidate that has it, else the first (for messages)."""
-    for root in CANDIDATES:
-        if (root / part).is_dir():
-            return root / part
-    return CANDIDATES[0] / part
+    """``configs/<part>`` of the built-in data."""
+    return CONFIGS / part

@@ -48,7 +48,6 @@ from typing import Protocol, TypeVar
 
 import click
 
-from strategies.registry import UnknownStrategy, resolve
 from zsim.engine_build import ENGINE
 from zsim.game import play_game
 from zsim.runner import DEFAULT_EXPERIMENT, Experiment, load_experiment
@@ -56,6 +55,7 @@ from zsim.runner.backends import stop_workers
 from zsim.runner.batch import start_run
 from zsim.runner.boxfiles import load_for_run
 from zsim.runner.worker import peak_rss_bytes
+from zsim.strategies.registry import UnknownStrategy, resolve
 
 MIB = 1024 * 1024
 

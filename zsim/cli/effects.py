@@ -82,7 +82,7 @@ def command(kind: str, experiment_path: str | None, only: tuple[str, ...], out: 
         raise click.ClickException(str(error)) from error
     table = effects_table(effects)
     table.to_csv(out / "effects.csv", index=False)
-    from reports.effects import write_effects_report  # matplotlib only when needed
+    from zsim.reports.effects import write_effects_report  # matplotlib only when needed
 
     built = write_effects_report(table, out, kind, base, skipped)
     for component, why in skipped.items():

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import click
 
-from strategies.human import HumanStrategy
-from strategies.registry import UnknownStrategy
 from zsim.components import BoxError
 from zsim.decisions import IllegalChoice
 from zsim.game import GameResult, play_game
 from zsim.lineup import LineupError, SeatedGame, seat_game
 from zsim.options import OptionError
 from zsim.rules.scoring import CATEGORIES
+from zsim.strategies.human import HumanStrategy
+from zsim.strategies.registry import UnknownStrategy
 from zsim.viewer.page import write_page
 from zsim.viewer.record import GameFailed, record_game
 

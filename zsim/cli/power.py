@@ -33,8 +33,8 @@ def command(run_dir: Path, paired_run_dir: Path | None, win_shifts: tuple[float,
     same seeds (as compare and effects play them), measured when PAIRED_RUN_DIR holds the
     other batch of such a pair (e.g. a comparison's base and variant).
     """
-    from reports.loader import RunDirError, load_runs
     from zsim.power import games_needed
+    from zsim.reports.loader import RunDirError, load_runs
 
     try:
         players = load_runs([run_dir]).players

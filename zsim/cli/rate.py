@@ -45,7 +45,7 @@ def command(run_dirs: tuple[Path, ...], csv_path: Path | None, figure_path: Path
     ranking), ratings centred at 0 with 95% intervals; a gap d between two strategies is a
     probability 1/(1+exp(-d)) of finishing ahead in a two-player game. See docs/ratings.md.
     """
-    from reports.loader import RunDirError, load_runs
+    from zsim.reports.loader import RunDirError, load_runs
 
     try:
         players = load_runs(list(run_dirs)).players
@@ -125,8 +125,8 @@ def _as_json(ratings: Ratings) -> dict:
 def _draw(ratings: Ratings, path: Path) -> None:
     import matplotlib
 
-    from reports.common import STYLE
-    from reports.ratings import ladder_figure
+    from zsim.reports.common import STYLE
+    from zsim.reports.ratings import ladder_figure
 
     with matplotlib.rc_context(STYLE):
         figure = ladder_figure(ratings).figure

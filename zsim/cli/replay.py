@@ -7,12 +7,12 @@ from pathlib import Path
 import click
 import pyarrow.parquet as pq
 
-from strategies.registry import UnknownStrategy, resolve
 from zsim.cli import play
 from zsim.runner import ExperimentError, parse_experiment
 from zsim.runner.boxfiles import run_box_digest
 from zsim.runner.provenance import play_digest
 from zsim.runner.writer import RUN_JSON, read_json
+from zsim.strategies.registry import UnknownStrategy, resolve
 
 
 @click.command("replay")

@@ -25,8 +25,8 @@ def command(run_dirs: tuple[Path, ...], out: Path | None) -> None:
             raise click.UsageError("--out is required when pooling several run directories")
         out = run_dirs[0] / "report"
     # Imported here: matplotlib, scipy and statsmodels would slow every other command's start.
-    from reports.build import ReportOutputError, build_report
-    from reports.loader import RunDirError
+    from zsim.reports.build import ReportOutputError, build_report
+    from zsim.reports.loader import RunDirError
 
     started = time.perf_counter()
     try:

@@ -6,7 +6,7 @@ import inspect
 
 import click
 
-from strategies.registry import UnknownStrategy, available, parameters
+from zsim.strategies.registry import UnknownStrategy, available, parameters
 
 ROUTES = """\
 Besides these names, a strategy can be named as package.module:Class, path/to/file.py:Class,
@@ -34,7 +34,7 @@ def command(spec: str | None) -> None:
 
 
 def _show_parameters(spec: str) -> None:
-    from strategies.heuristic import PARAMETERS
+    from zsim.strategies.heuristic import PARAMETERS
 
     values = parameters(spec)
     if not values:

@@ -60,7 +60,7 @@ def command(strategies: tuple[str, ...], games: int | None, players: int | None,
         click.echo(f"{experiment.games} games ({', '.join(experiment.strategies)}) -> {out}",
                    err=True)
     # The runner is imported only now, as `zsim run` does.
-    from reports.loader import load_runs
+    from zsim.reports.loader import load_runs
     from zsim.runner.backends import BackendError
     from zsim.runner.batch import RunFailed, RunInterrupted, start_run
     from zsim.runner.lock import LockError

@@ -45,7 +45,7 @@ from zsim.components.schema import (
     VpPerRegion,
     WallTile,
 )
-from zsim.paths import CANDIDATES, configs_dir
+from zsim.paths import configs_dir
 from zsim.yamlload import LOADER, AliasBomb, check_expansion
 
 PLAYER_COUNTS = (2, 3, 4)
@@ -117,20 +117,12 @@ _VALUE_NOUNS = {
 
 
 def default_box_dir() -> Path:
-    """The box shipped with the project: ``configs/components`` of the source tree.
-
-    The YAML sits at the top of the repository, not inside the package, so that designers find
-    and edit it there. An editable install finds it next to the package; any other install finds
-    it when run from the repository root; otherwise the directory must be given explicitly.
-    """
+    """The box shipped with the package (``zsim.paths``): ``configs/components``."""
     directory = configs_dir("components")
     if directory.is_dir():
         return directory
-    tried = " or ".join(str(root / "components") for root in CANDIDATES)
-    raise BoxError([
-        f"no default component box: neither {tried} exists "
-        "(run from the repository root, or pass the components directory explicitly)"
-    ])
+    raise BoxError([f"no default component box: {directory} does not exist (a broken install: "
+                    "reinstall zsim, or pass a components directory explicitly)"])
 
 
 def load_box(path: str | Path, overrides: Sequence[tuple[str, Any]] = ()) -> Box:

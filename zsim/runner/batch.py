@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any
 
 from tqdm.auto import tqdm  # a notebook's own bar in Jupyter (zsim.api)
 
-from strategies.registry import UnknownStrategy, resolve
 from zsim import __version__
 from zsim.components import BoxError
 from zsim.game import Game, any_forks
@@ -35,9 +34,10 @@ from zsim.runner.limits import TimeLimits
 from zsim.runner.provenance import play_digest
 from zsim.runner.summary import Summary, Tally, summarize
 from zsim.runner.worker import ChunkResult, RunContext, peak_rss_bytes
+from zsim.strategies.registry import UnknownStrategy, resolve
 
 if TYPE_CHECKING:
-    from strategies.base import Strategy
+    from zsim.strategies.base import Strategy
 
 # Games per chunk at most when a strategy of the lineup searches (forks the game): such a game
 # takes seconds, and the progress bar moves as chunks finish, so chunks of the usual size would

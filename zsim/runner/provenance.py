@@ -20,15 +20,18 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import strategies
 import zsim
 from zsim.runner.boxfiles import add_files
 
 if TYPE_CHECKING:
-    from strategies.base import Strategy
+    from zsim.strategies.base import Strategy
 
-_PACKAGES = (Path(zsim.__file__).parent, Path(strategies.__file__).parent)
-_NOT_PLAYING = (Path(zsim.__file__).parent / "cli",)
+_ROOT = Path(zsim.__file__).resolve().parent
+# In a checkout ``zsim/strategies`` links to the repository's ``strategies/``, which ``rglob``
+# does not follow: it is read as a tree of its own there
+_BOTS = _ROOT / "strategies"
+_PACKAGES = (_ROOT, _BOTS.resolve()) if _BOTS.is_symlink() else (_ROOT,)
+_NOT_PLAYING = (_ROOT / "cli", _ROOT / "reports")
 
 
 def play_digest(lineup: Mapping[str, Strategy]) -> str:

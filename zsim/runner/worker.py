@@ -34,7 +34,7 @@ from zsim.runner.limits import TimeLimitExceeded, TimeLimits
 from zsim.runner.seeds import GamePlan, Schedule
 
 if TYPE_CHECKING:
-    from strategies.base import Strategy
+    from zsim.strategies.base import Strategy
 
 
 @dataclass(frozen=True)

@@ -30,9 +30,9 @@ import numpy as np
 import pandas as pd
 from joblib import effective_n_jobs
 
-from strategies.base import Strategy
 from zsim.runner.batch import start_run
 from zsim.runner.experiment import Experiment, parse_experiment
+from zsim.strategies.base import Strategy
 
 CANDIDATE = "candidate"  # the lineup name of the seat being evaluated
 HELD_OUT = 1_000_000  # held-out block b plays on master seed seed + HELD_OUT + b
@@ -159,9 +159,9 @@ def make_setup(experiment: Experiment, field: tuple[str, ...], players: int, see
                block_games: int, blocks: int, held_out_games: int) -> Setup:
     """A checked setup: every strategy of the field can be named, the variants apply to the
     box, and a block's games fill whole rotations of the seats (rounded up to them)."""
-    from strategies.registry import UnknownStrategy, resolve
     from zsim.components import BoxError
     from zsim.options import OptionError
+    from zsim.strategies.registry import UnknownStrategy, resolve
 
     for spec in field:
         try:
@@ -185,9 +185,9 @@ def play_digest(experiment: Experiment, field: tuple[str, ...]) -> str:
     """What the runner's resume checks, for a whole study: the rules and what plays them."""
     import hashlib
 
-    from strategies.registry import resolve
     from zsim.runner.boxfiles import run_box_digest
     from zsim.runner.provenance import play_digest as code_digest
+    from zsim.strategies.registry import resolve
 
     rules = run_box_digest(experiment.box_dir(), experiment.variant_set().box)
     code = code_digest({spec: resolve(spec) for spec in field})

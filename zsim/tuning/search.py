@@ -1,6 +1,6 @@
 """The Optuna study that tunes the heuristic's weights for win share against a field.
 
-A trial is one set of parameters (every weight of ``strategies.estimates.WEIGHTS`` and
+A trial is one set of parameters (every weight of ``zsim.strategies.estimates.WEIGHTS`` and
 ``patience``). It plays the arena's training blocks in order and reports its running win share
 after each; every trial plays the same blocks, so the running shares of two trials are always
 measured on the same games. After each block the racing pruner compares the trial with the best
@@ -32,10 +32,10 @@ from optuna.pruners import BasePruner
 from optuna.trial import FrozenTrial, Trial, TrialState
 from tqdm import tqdm
 
-from strategies.estimates import WEIGHTS
-from strategies.heuristic import HeuristicStrategy, load_bots
-from strategies.registry import BOTS_DIR
 from zsim.stats import paired_test
+from zsim.strategies.estimates import WEIGHTS
+from zsim.strategies.heuristic import HeuristicStrategy, load_bots
+from zsim.strategies.registry import BOTS_DIR
 from zsim.tuning.arena import Arena, Setup
 
 STUDY_NAME = "tune"

@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import yaml
 
-from strategies.heuristic import HeuristicStrategy
 from zsim.stats import bootstrap_interval, paired_test, wilson_interval
+from zsim.strategies.heuristic import HeuristicStrategy
 from zsim.tuning.arena import Arena, Setup
 
 CONFIDENCE = 0.95
