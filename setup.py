@@ -30,6 +30,7 @@ COMPILED = (
     "zsim/game.py",
     *sorted(str(path) for path in Path("zsim/rules").glob("*.py")),
     "zsim/strategies/estimates.py",
+    "zsim/encode/observation.py",
 )
 MANIFEST = "compiled.json"  # in the zsim package: {module: sha256 of the source compiled}
 # Type errors mypy reports for types it cannot narrow (an optional attribute known to be set,
