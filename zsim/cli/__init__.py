@@ -18,8 +18,8 @@ from zsim.engine_build import ENGINE
 
 # The subcommands, each the ``command`` of the module ``zsim.cli.<name>``.
 COMMANDS = ("balance", "bench", "compare", "components", "effects", "exploit", "play", "power",
-            "rate", "regress", "replay", "report", "run", "sweep", "strategies", "tournament",
-            "tune", "view")
+            "rate", "regress", "replay", "report", "run", "serve", "sweep", "strategies",
+            "tournament", "tune", "view")
 
 
 class _LazyGroup(click.Group):

@@ -37,6 +37,13 @@ def seat_colour(game: Game, seat: int) -> str:
     return COLOURS[game.state.players[seat].colour]
 
 
+def seat_label(game: Game, seat: int) -> str:
+    """Who plays a seat: its strategy's name, or ``outside`` for a seat answered from outside
+    the game (``Game.pending``/``answer``), as the engine's narration calls it."""
+    strategy = game.strategies[seat]
+    return strategy.name if strategy is not None else "outside"
+
+
 @dataclass
 class StepRecorder:
     """Collects the steps of one game; see the module docstring."""
@@ -225,7 +232,7 @@ def game_meta(game: Game, result: GameResult | None) -> dict[str, Any]:
         "seed": game.seed,
         "n_players": game.n,
         "players": [{"seat": seat, "colour": seat_colour(game, seat),
-                     "strategy": game.strategies[seat].name} for seat in range(game.n)],
+                     "strategy": seat_label(game, seat)} for seat in range(game.n)],
         "regions": [r.capitalize() for r in REGIONS],
         "suits": [s.capitalize() for s in SUITS],
         "officials": [o.capitalize() for o in OFFICIALS],
