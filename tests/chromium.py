@@ -127,6 +127,36 @@ class Browser:
             raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
         return result["result"].get("value")
 
+    def wait_for(self, expression: str, timeout: float = 120) -> Any:
+        """The value of an expression that gives a promise, once it settles."""
+        result = self.call("Runtime.evaluate", session=True, expression=expression,
+                           returnByValue=True, awaitPromise=True, timeout=timeout)
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
+        return result["result"].get("value")
+
+    def click(self, selector: str) -> None:
+        """Press and release the mouse button on the element's middle, as a person clicks
+        (the element scrolled into view first)."""
+        x, y = self._middle(selector)
+        for kind in ("mousePressed", "mouseReleased"):
+            self.call("Input.dispatchMouseEvent", session=True, type=kind, x=x, y=y,
+                      button="left", clickCount=1)
+
+    def hover(self, selector: str) -> None:
+        x, y = self._middle(selector)
+        self.call("Input.dispatchMouseEvent", session=True, type="mouseMoved", x=x, y=y)
+
+    def _middle(self, selector: str) -> tuple[float, float]:
+        found = self.evaluate(
+            f"(() => {{ const e = document.querySelector({json.dumps(selector)});"
+            " if (!e) return null; e.scrollIntoView({block: 'center'});"
+            " const r = e.getBoundingClientRect(); return [r.x + r.width / 2,"
+            " r.y + r.height / 2]; })()")
+        if found is None:
+            raise RuntimeError(f"no element {selector!r} on the page")
+        return found[0], found[1]
+
     def press(self, key: str, code: int, shift: bool = False) -> None:
         """Press and release a key (``key`` as the DOM names it, ``code`` its key code)."""
         modifiers = 8 if shift else 0

@@ -192,6 +192,7 @@ function showQuestion(q) {
     }
     list.append(item);
   });
+  if (hint) list.children[hint.choice].scrollIntoView({block: "nearest"});
 }
 
 // Frames on the board around what an option acts on (zsim.serve.adapter.targets).
