@@ -442,12 +442,16 @@ def test_bad_requests_get_a_4xx_and_one_line(server, tmp_path):
         (call(f"{base}/api/games/{game}/hint", {"bot": "gredy"}), 422, "unknown strategy"),
         (call(f"{base}/api/games/{game}/hint", {"bot": "human"}), 422, "not a bot"),
         (call(f"{base}/api/games/{game}?after=x"), 400, "after='x' is not a whole number"),
-        (call(f"{base}/game/{game}/viewer"), 409, "the game is not over"),
     ]
     for (status, answer), expected, message in cases:
         assert status == expected, (message, answer)
         assert message in answer["error"], (message, answer)
         assert "\n" not in answer["error"] and "Traceback" not in answer["error"]
+    # a page gets a page that says why
+    status, page = call(f"{base}/game/{game}/viewer")
+    assert status == 409 and "the game is not over: the full viewer shows every hand" in page
+    status, page = call(f"{base}/game/nosuchgame")
+    assert status == 404 and "no game &#39;nosuchgame&#39;" in page and 'href="/"' in page
     # a request naming another host is refused (a site cannot reach the app by a name of its)
     status, answer = call(f"{base}/", headers={"Host": "attacker.example"})
     assert status == 400
@@ -547,6 +551,14 @@ def test_a_bot_that_fails_ends_its_game_with_a_message(server, tmp_path):
     base, _ = server
     bots = tmp_path / "bots.py"
     bots.write_text(BOTS)
+    game = new_game(base, players=2, seats=["human", "random"], seed=53)
+    payload = play(base, game, random.Random(4), answers=1)
+    while payload["question"]["kind"] != "turn":
+        payload = play(base, game, random.Random(4), answers=1)
+    status, answer = call(f"{base}/api/games/{game}/hint", {"bot": f"{bots}:Broken"})
+    assert status == 422  # a hint that fails is no hint, and the game stays
+    assert answer["error"] == f"the bot '{bots}:Broken' failed: RuntimeError: out of ideas"
+    assert call(f"{base}/api/games/{game}")[1]["question"] == payload["question"]
     game = new_game(base, players=2, seats=["human", f"{bots}:Broken"], seed=53)
     payload = play(base, game, random.Random(4))
     assert payload["status"] == "failed"

@@ -121,8 +121,8 @@ def create_app(sessions: Sessions, host: str = "127.0.0.1", pace: int = 700) -> 
     bot move, ``host`` the address served (loopback: only loopback host names answered)."""
     pages = templates()
 
-    def page(name: str, **context: Any) -> HTMLResponse:
-        return HTMLResponse(pages.get_template(name).render(**context))
+    def page(name: str, status: int = 200, **context: Any) -> HTMLResponse:
+        return HTMLResponse(pages.get_template(name).render(**context), status_code=status)
 
     async def blocking(call: Callable[..., Any], *args: Any) -> Any:
         return await run_in_threadpool(call, *args)
@@ -150,9 +150,10 @@ def create_app(sessions: Sessions, host: str = "127.0.0.1", pace: int = 700) -> 
 
     async def viewer_page(request: Request) -> HTMLResponse:
         game = await session(request)
-        if game.status == "playing":
-            raise Refused("the game is not over: the full viewer shows every hand, so it opens "
-                          "once the game is over", 409)
+        if game.status != "over":
+            raise Refused(f"the game is {'not over' if game.status == 'playing' else 'stopped'}"
+                          ": the full viewer shows every hand, so it opens once the game is "
+                          "over", 409)
         if game.viewer_page is None:
             record = await blocking(viewer_record_of, game)
             game.viewer_page = render(record, f"Zhanguo playtest {game.id}")
@@ -188,8 +189,10 @@ def create_app(sessions: Sessions, host: str = "127.0.0.1", pace: int = 700) -> 
     async def board_js(request: Request) -> Response:
         return Response(board_script(), media_type="text/javascript")
 
-    async def refused(request: Request, error: Exception) -> JSONResponse:
+    async def refused(request: Request, error: Exception) -> Response:
         assert isinstance(error, Refused)
+        if not request.url.path.startswith("/api/"):  # a page: a page that says why
+            return page("error.html", message=str(error), status=error.status)
         return JSONResponse({"error": str(error)}, status_code=error.status)
 
     async def http_error(request: Request, error: Exception) -> Response:
@@ -217,6 +220,7 @@ def create_app(sessions: Sessions, host: str = "127.0.0.1", pace: int = 700) -> 
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await blocking(sessions.warm)
         yield
         await blocking(sessions.close)
 

@@ -13,6 +13,7 @@ has a lock, so its requests are taken one at a time.
 from __future__ import annotations
 
 import multiprocessing
+from multiprocessing import forkserver
 import re
 import secrets
 import threading
@@ -205,6 +206,11 @@ class Sessions:
         # a worker forks from a process that imported the engine and the bots once
         self.context.set_forkserver_preload(["zsim.serve.worker"])
 
+    def warm(self) -> None:
+        """Start the process the workers fork from (it imports the engine and the bots), so
+        that the first game does not wait for it."""
+        forkserver.ensure_running()
+
     # --- finding games -------------------------------------------------------------------------
 
     def new(self, setup: Setup) -> Session:
@@ -359,6 +365,8 @@ class Sessions:
         if message[0] == "answer":
             session.mirror(data, fresh=False)
             self._save(session)
+            if session.status != "playing":
+                self._retire(session)  # over, or a bot failed: nothing more to ask it
         return data
 
     def _fail(self, session: Session, message: str) -> None:
