@@ -601,6 +601,12 @@ def test_a_bot_that_overruns_is_stopped_and_the_other_games_go_on(tmp_path):
         _, reloaded = call(f"{base}/api/games/{slow}")
         assert reloaded["status"] == "failed" and reloaded["failure"] == payload["failure"]
         assert reloaded["undo"][0]["text"] == "the question asked when the game stopped"
+        # a hint that overruns is no hint: the game goes on, in a new process
+        asked = call(f"{base}/api/games/{other}")[1]["question"]
+        status, answer = call(f"{base}/api/games/{other}/hint", {"bot": f"{bots}:Sleeper"})
+        assert status == 422 and answer["error"].endswith("took more than 5 s over a "
+                                                          f"{asked['kind']!r} decision: no hint")
+        assert sessions.games[other].worker is None
         assert play(base, other, random.Random(1))["status"] == "over"
 
 

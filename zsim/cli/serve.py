@@ -25,7 +25,7 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 @click.option("--bot-seconds", type=click.FloatRange(min=0.1), default=30.0,
               show_default=True,
               help="How long a bot may think over one decision; past it, its game stops.")
-@click.option("--pace", type=click.IntRange(0, 10_000), default=700, show_default=True,
+@click.option("--pace", type=click.IntRange(0, 10_000), default=500, show_default=True,
               help="Pause in milliseconds after each move of a bot, on the game page.")
 @click.option("--max-running", type=click.IntRange(min=1), default=8, show_default=True,
               help="Games kept running at once (each in a process of its own); the least "

@@ -116,7 +116,7 @@ def variant_files() -> list[dict[str, str]]:
     return found
 
 
-def create_app(sessions: Sessions, host: str = "127.0.0.1", pace: int = 700) -> Starlette:
+def create_app(sessions: Sessions, host: str = "127.0.0.1", pace: int = 500) -> Starlette:
     """The application for these games; ``pace`` is the pause (ms) the page makes after each
     bot move, ``host`` the address served (loopback: only loopback host names answered)."""
     pages = templates()

@@ -13,13 +13,13 @@ has a lock, so its requests are taken one at a time.
 from __future__ import annotations
 
 import multiprocessing
-from multiprocessing import forkserver
 import re
 import secrets
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from multiprocessing import forkserver
 from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import Any
