@@ -202,14 +202,18 @@ class Sessions:
         self.max_workers = max_workers
         self.games: dict[str, Session] = {}
         self._lock = threading.Lock()
-        self.context = multiprocessing.get_context("forkserver")
-        # a worker forks from a process that imported the engine and the bots once
-        self.context.set_forkserver_preload(["zsim.serve.worker"])
+        # A worker forks from a process that imported the engine and the bots once (where
+        # there is no fork, as on Windows, each worker starts afresh and imports them itself).
+        self.forking = "forkserver" in multiprocessing.get_all_start_methods()
+        self.context = multiprocessing.get_context("forkserver" if self.forking else "spawn")
+        if self.forking:
+            self.context.set_forkserver_preload(["zsim.serve.worker"])
 
     def warm(self) -> None:
         """Start the process the workers fork from (it imports the engine and the bots), so
         that the first game does not wait for it."""
-        forkserver.ensure_running()
+        if self.forking:
+            forkserver.ensure_running()
 
     # --- finding games -------------------------------------------------------------------------
 
