@@ -15,6 +15,7 @@ import click
 
 from zsim import __version__
 from zsim.engine_build import ENGINE
+from zsim.extras import MissingExtra, explain
 
 # The subcommands, each the ``command`` of the module ``zsim.cli.<name>``.
 COMMANDS = ("balance", "bench", "compare", "components", "effects", "exploit", "play", "power",
@@ -33,6 +34,19 @@ class _LazyGroup(click.Group):
             return None
         command: click.Command = import_module(f"{__name__}.{cmd_name}").command
         return command
+
+    def invoke(self, ctx: click.Context) -> object:
+        """Run the subcommand; a package of an optional extra that is missing is one line
+        naming the extra to install (``zsim.extras``), not a traceback."""
+        try:
+            return super().invoke(ctx)
+        except MissingExtra as error:
+            raise click.ClickException(str(error)) from None
+        except ModuleNotFoundError as error:
+            missing = explain(error, f"zsim {ctx.invoked_subcommand}")
+            if missing is None:
+                raise
+            raise click.ClickException(str(missing)) from None
 
 
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

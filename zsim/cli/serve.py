@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 import socket
 from pathlib import Path
 
 import click
 
+from zsim.extras import require
 from zsim.serve.sessions import Sessions
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -34,10 +34,7 @@ def command(host: str, port: int, games_dir: Path, bot_seconds: float, pace: int
             max_running: int) -> None:
     """Serve the playtest app: set a game up (players, bots, a variant, a seed), play the human
     seats in a browser against the bots, with undo, hints and hot-seat play."""
-    missing = [name for name in ("starlette", "uvicorn") if importlib.util.find_spec(name) is None]
-    if missing:
-        raise click.ClickException(f"zsim serve needs {' and '.join(missing)}: install the web "
-                                   "extra with pip install 'zsim[serve]'")
+    require("serve", "zsim serve")
     import uvicorn
 
     from zsim.serve.app import create_app
