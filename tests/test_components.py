@@ -295,3 +295,24 @@ def test_alchemist_sets_must_be_one_per_colour(box_copy: Path) -> None:
     edit(box_copy, "alchemists.yaml", lambda data: data["alchemist_cards"][0].update(set=5))
     messages = "\n".join(check_box(box_copy))
     assert "sets must be numbered 1..4, one per player colour" in messages
+
+
+def test_the_built_in_box_exported_is_a_box_a_designer_can_edit_and_play(tmp_path: Path):
+    target = tmp_path / "mybox"
+    result = CliRunner().invoke(main, ["components", "export", str(target)])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in target.glob("*.yaml")) == sorted(
+        p.name for p in default_box_dir().glob("*.yaml"))
+    # an edit takes effect in a game played with that box
+    board = target / "board.yaml"
+    board.write_text(board.read_text().replace("palace_vp: 6", "palace_vp: 9"))
+    assert load_box(target).board.rules.palace_vp == 9
+    played = CliRunner().invoke(main, ["play", "-n", "2", "-s", "greedy", "-s", "random",
+                                       "--box", str(target), "--json"])
+    assert played.exit_code == 0, played.output
+    # a second export into the same (now full) directory is refused in one line
+    again = CliRunner().invoke(main, ["components", "export", str(target)])
+    assert again.exit_code == 1
+    assert again.output.splitlines() == [
+        f"Error: {target}: exists and is not an empty directory (the built-in box is written "
+        "to a new one)"]

@@ -1,11 +1,14 @@
 """``zsim components``: check and summarise a component box without running a game.
 
 A designer who edits the YAML runs ``zsim components check`` to see every mistake at once, and
-``zsim components show`` to see what the box holds and how much of it is still assumed.
+``zsim components show`` to see what the box holds and how much of it is still assumed. The
+built-in box is package data; ``zsim components export DIR`` writes it out as YAML to edit, and
+commands take that directory where they take a box (``--box DIR``, an experiment's ``box:``).
 """
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -45,6 +48,22 @@ def show(directory: Path | None) -> None:
     board = box.board
     board_parts = (board, board.elixir, board.wall, board.mausoleum, board.rules)
     click.echo(f"{'board sections':<24}{len(board_parts):>8}{'':>8}{_assumed(board_parts):>9}")
+
+
+@command.command("export")
+@click.argument("directory", type=click.Path(path_type=Path))
+def export(directory: Path) -> None:
+    """Write the built-in box to DIRECTORY (new or empty) as YAML files to edit."""
+    if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
+        raise click.ClickException(f"{directory}: exists and is not an empty directory "
+                                   "(the built-in box is written to a new one)")
+    source = default_box_dir()
+    directory.mkdir(parents=True, exist_ok=True)
+    files = sorted(source.glob("*.yaml"))
+    for path in files:
+        shutil.copyfile(path, directory / path.name)
+    click.echo(f"wrote the built-in box to {directory} ({len(files)} files); check an edit with "
+               f"zsim components check {directory}")
 
 
 def _load_or_exit(directory: Path | None) -> Box:
