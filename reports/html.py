@@ -119,8 +119,10 @@ def table_html(table: Table) -> str:
     if table.transposed:
         shown = pd.DataFrame({c: frame[c].map({**floats, **formatters}.get(c, _text))
                               for c in frame.columns})
-        shown = shown.set_index(frame.columns[0]).T
-        shown = shown.rename_axis(index=frame.columns[0], columns=None).reset_index()
+        shown = shown.set_index(frame.columns[0]).T.rename_axis(index=None, columns=None)
+        # the field names as the first column, headed by the key's name, which may also be
+        # one of the records' values (a run directory named "run")
+        shown.insert(0, frame.columns[0], shown.index, allow_duplicates=True)
         return shown.to_html(index=False, classes="data fields", border=0, table_id=anchor)
     html = frame.to_html(index=False, classes="data", border=0, na_rep="–", table_id=anchor,
                          formatters={**floats, **formatters})

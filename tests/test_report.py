@@ -335,3 +335,13 @@ def test_the_ratings_section_shows_the_ladder_when_two_strategies_played(report,
     # One strategy in every seat: nothing to rate, so no section.
     alone = build_report([tiny_run], tmp_path / "alone").index.read_text(encoding="utf-8")
     assert "11. Ratings" not in alone
+
+
+def test_a_transposed_table_whose_record_is_named_like_its_key_is_shown():
+    """The runs table is transposed (a column per run); a run directory named ``run`` makes a
+    column named like the key column, which the page must still show."""
+    table = Table("runs", "Runs", pd.DataFrame({"run": ["run", "other"], "games": [20, 40]}),
+                  transposed=True)
+    page = table_html(table)
+    assert re.findall(r"<th[^>]*>(.*?)</th>", page) == ["run", "run", "other"]
+    assert re.findall(r"<td[^>]*>(.*?)</td>", page) == ["games", "20", "40"]
