@@ -25,6 +25,7 @@ from setuptools.command.build_ext import build_ext
 COMPILED = (
     "zsim/state.py",
     "zsim/decisions.py",
+    "zsim/kinds.py",
     "zsim/records.py",
     "zsim/view.py",
     "zsim/game.py",

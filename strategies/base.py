@@ -2,13 +2,37 @@
 
 from __future__ import annotations
 
+import difflib
 from typing import Any
 
-from zsim.decisions import KINDS, Decision
+from zsim.decisions import Decision
+from zsim.kinds import KINDS
 from zsim.state import NO_ONE
 from zsim.view import PlayerView
 
-METHODS = {kind: f"choose_{kind}" for kind in KINDS}  # the method answering each decision kind
+PREFIX = "choose_"
+METHODS = {kind: f"{PREFIX}{kind}" for kind in KINDS}  # the method answering each decision kind
+
+
+class UnknownKind(TypeError):
+    """A strategy class answers a decision kind that does not exist (a misspelt method would
+    otherwise never be called, and its decisions silently go to ``default``)."""
+
+
+def check_methods(cls: type) -> None:
+    """Refuse a class whose own ``choose_<name>`` methods name a kind that is not in
+    ``zsim.kinds.KINDS``, naming the method and the nearest kind."""
+    for attr in vars(cls):
+        if not attr.startswith(PREFIX):
+            continue
+        kind = attr[len(PREFIX):]
+        if kind in KINDS:
+            continue
+        near = difflib.get_close_matches(kind, list(KINDS), n=1)
+        hint = f"did you mean {PREFIX}{near[0]}?" if near else \
+            f"the kinds: {', '.join(KINDS)}"
+        raise UnknownKind(f"strategy class {cls.__qualname__} defines {attr}, but no decision "
+                          f"kind is called {kind!r}; {hint}")
 
 
 class Strategy:
@@ -22,6 +46,10 @@ class Strategy:
     name = "base"
     description = ""
     forks = False  # True for a strategy that forks the game from its view (a search)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        check_methods(cls)
 
     def choose(self, view: PlayerView, decision: Decision) -> Any:
         method = getattr(self, METHODS[decision.kind], None)

@@ -6,10 +6,10 @@ from collections.abc import Callable
 from typing import Any
 
 from zsim.decisions import Decision
+from zsim.kinds import ACCEPT, STOP, Activation, Court
+from zsim.rules.queries import PALACE
 from zsim.strategies.base import Strategy
 from zsim.view import PlayerView
-
-PALACE = 3  # Court action index of "build a Palace"
 
 
 def best(view: PlayerView, options: list, value: Callable[[Any], float]) -> Any:
@@ -27,7 +27,7 @@ class BasicStrategy(Strategy):
     def choose_turn(self, view: PlayerView, decision: Decision) -> Any:
         palace_vp = view.tables.rules.palace_vp
         return best(view, decision.options,
-                    lambda o: palace_vp if o[0] == "court" and o[2] == PALACE else 0)
+                    lambda o: palace_vp if type(o) is Court and o.action == PALACE else 0)
 
     def choose_activate(self, view: PlayerView, decision: Decision) -> Any:
         return best(view, decision.options, lambda o: self._ability_value(view, o))
@@ -35,16 +35,16 @@ class BasicStrategy(Strategy):
     choose_next_ability = choose_activate
 
     def _ability_value(self, view: PlayerView, option: Any) -> float:
-        if isinstance(option, tuple) and option[0] == "ability":
-            return view.card_ability_vp(option[1]) + 0.5  # any ability beats doing nothing
+        if type(option) is Activation:
+            return view.card_ability_vp(option.card) + 0.5  # any ability beats doing nothing
         return 0
 
     def choose_soldier(self, view: PlayerView, decision: Decision) -> Any:
-        spots = [o for o in decision.options if o != "done"]
+        spots = [o for o in decision.options if o != STOP]
         return spots[view.rng.randrange(len(spots))]
 
     def choose_reward(self, view: PlayerView, decision: Decision) -> Any:
-        return "accept"
+        return ACCEPT
 
     def choose_palace_tile(self, view: PlayerView, decision: Decision) -> Any:
         tiles = view.tables.box.palace_tiles

@@ -25,6 +25,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from zsim.decisions import Decision
+from zsim.kinds import STOP
 from zsim.rules import queries
 from zsim.rules.tables import ACTION_INDEX
 from zsim.state import NO_ONE
@@ -500,7 +501,7 @@ class HeuristicStrategy(Strategy):
 
     def choose_soldier(self, view: PlayerView, decision: Decision) -> Any:
         est = self.estimator(view)
-        return best(view, decision.options, lambda o: 0.0 if o == "done" else est.spot_place(o))
+        return best(view, decision.options, lambda o: 0.0 if o == STOP else est.spot_place(o))
 
     def choose_reward(self, view: PlayerView, decision: Decision) -> Any:
         est = self.estimator(view)
@@ -525,7 +526,7 @@ class HeuristicStrategy(Strategy):
         token = self._next_round_token(est)
 
         def value(option: Any) -> float:
-            if option == "done":
+            if option == STOP:
                 return 0.0
             smalls = sum(1 for code in option if code < 3)
             return soldier - max(0, smalls - surplus) * token

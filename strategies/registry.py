@@ -33,7 +33,7 @@ import yaml
 
 from zsim.paths import configs_dir
 from zsim.rules.lisi import LiSiSeat
-from zsim.strategies.base import Strategy
+from zsim.strategies.base import Strategy, UnknownKind
 from zsim.strategies.basic import BasicStrategy
 from zsim.strategies.heuristic import PARAMETERS, BotError, HeuristicStrategy, load_bot, load_bots
 from zsim.strategies.human import HumanStrategy
@@ -204,6 +204,8 @@ def _import(module: str, spec: str) -> Any:
     except ImportError as error:
         raise UnknownStrategy(f"strategy {spec!r}: cannot import module {module!r}: "
                               f"{error}") from None
+    except UnknownKind as error:
+        raise UnknownStrategy(f"strategy {spec!r}: {error}") from None
 
 
 def _load_file(path: Path, spec: str) -> Any:
@@ -225,6 +227,9 @@ def _load_file(path: Path, spec: str) -> Any:
         sys.modules[name] = module
         try:
             loader_spec.loader.exec_module(module)
+        except UnknownKind as error:
+            del sys.modules[name]
+            raise UnknownStrategy(f"strategy {spec!r}: {str(path)!r}: {error}") from None
         except Exception as error:
             del sys.modules[name]
             raise UnknownStrategy(f"strategy {spec!r}: importing {str(path)!r} failed: "

@@ -290,6 +290,6 @@ def test_the_human_seat_can_leave() -> None:
 
 def test_the_heuristic_answers_every_kind_of_decision_itself() -> None:
     """No decision falls through to the random default of the base class."""
-    from zsim.decisions import KINDS
+    from zsim.kinds import KINDS
 
     assert all(hasattr(HeuristicStrategy, f"choose_{kind}") for kind in KINDS)

@@ -1,8 +1,9 @@
 """The decision protocol: the engine asks, a strategy answers with one of the offered options.
 
-Every choice the rules leave to a player is a ``Decision``: its ``kind`` (one of ``KINDS``), the
-seat asked, the legal ``options`` (plain tuples, strings or ints; every one of them is legal and
-leads to a completable move) and a small ``context`` mapping with what the choice is about.
+Every choice the rules leave to a player is a ``Decision``: its ``kind`` (one of
+``zsim.kinds.KINDS``, which also says what its options are), the seat asked, the legal
+``options`` (typed named tuples, ints or words; every one of them is legal and leads to a
+completable move) and a small ``context`` mapping with what the choice is about.
 """
 
 from __future__ import annotations
@@ -16,42 +17,6 @@ if TYPE_CHECKING:
     from zsim.options import GameOptions
     from zsim.rules.tables import Tables
     from zsim.state import GameState, PlayerState
-
-# kind -> what its options look like
-KINDS: dict[str, str] = {
-    "start_tile": "a Starting tile index (into box.starting_tiles) to keep",
-    "turn": "('unify', card, region) | ('court', card, action) | ('discard', card)",
-    "recruit": "(official, region): which Official to recruit and where",
-    "hire": "region where 2 Workers are hired",
-    "palace": "region where the Palace is built",
-    "palace_worker": "region that pays the third Worker of a Palace",
-    "palace_tile": "Palace tile kind (index into box.palace_tiles) to take",
-    "large_token": "suit of the large Unification token to take",
-    "governor": "region where the Governor is installed",
-    "governor_slot": "bonus slot index in the region, or 'area'",
-    "wall": "(section, slot) where the Wall is built",
-    "wall_workers": "tuple of distinct regions paying the Wall's Workers",
-    "emperor": "tableau card that receives the Emperor tile",
-    "elixir": "'soldier' | ('card', alchemist card, region): the Elixir symbol's reward",
-    "master": "Master Alchemist card to take",
-    "activate": "('ability', card) | ('move', official, from, to) | 'pass'",
-    "next_ability": "('ability', card) | 'stop': the next triggered ability to resolve",
-    "ability_option": "index of the alternative of a two-sided ability",
-    "bonus": "index of the alternative of a Governor bonus (the bonus is not optional)",
-    "region": "region chosen for an effect (see context['effect'])",
-    "official": "official type chosen for an effect",
-    "token": "suit of a small Unification token to gain",
-    "move_official": "(official, from, to) | 'stop'",
-    "move_worker": "(from, to) | 'stop'",
-    "reset_unrest": "region whose Unrest goes back to 0 | 'stop'",
-    "place_alchemist": "(alchemist card, region) | 'stop'",
-    "soldier": "Mausoleum spot index for an unlocked soldier | 'done'",
-    "lisi_soldier": "Mausoleum spot index where Li Si validates a tile (asked of his opponent "
-                    "when he meets more conditions than he has soldiers waiting)",
-    "reward": "'accept' | 'pass'",
-    "unlock": "tuple of token suits paid (large tokens as suit + 3) | 'done'",
-    "discard_token": "suit of a small token to return",
-}
 
 
 class Decision:

@@ -29,6 +29,7 @@ from zsim.components import Box
 from zsim.components.schema import COLOURS, REGIONS
 from zsim.consult import consult
 from zsim.decisions import Decision, IllegalChoice
+from zsim.kinds import OPTION_TYPES
 from zsim.options import GameOptions, OptionError
 from zsim.records import RECORD_FIELDS, RESULT_EVENTS, Narration, ResultRecorder
 from zsim.rules import constraints, lisi, rewards, scoring, setup, turn
@@ -256,10 +257,10 @@ class Game:
         if keeping and self._reseed is not None and self._cursor == self._reseed[0]:
             self.rng.setstate(self._reseed[1])
         if keeping and self._cursor < len(self._answers):
-            answer = self._answers[self._cursor]  # a replay: the answer given before
-            if not offered(answer, options):
-                raise RuntimeError(f"a replayed {kind!r} answer {answer!r} is no longer "
-                                   f"offered (seat {seat}, game seed {self.seed})")
+            answer = as_offered(self._answers[self._cursor], options)  # a replay: as before
+            if answer is NOT_OFFERED:
+                raise RuntimeError(f"a replayed {kind!r} answer {self._answers[self._cursor]!r} "
+                                   f"is no longer offered (seat {seat}, game seed {self.seed})")
         else:
             strategy = self.strategies[seat]
             if strategy is None:  # only with a snapshot: the game pauses here
@@ -268,10 +269,11 @@ class Game:
             self.consults += 1
             self._asking = decision
             # never Li Si's seat: the rules play his turns and ask him nothing
-            answer = consult(self, cast("Player", strategy), self.views[seat], decision)
+            given = consult(self, cast("Player", strategy), self.views[seat], decision)
             self._asking = None
-            if not offered(answer, options):
-                raise IllegalChoice(strategy.name, decision, answer, self.seed)
+            answer = as_offered(given, options)
+            if answer is NOT_OFFERED:
+                raise IllegalChoice(strategy.name, decision, given, self.seed)
             if keeping:
                 self._answers.append(answer)
         if keeping:
@@ -299,9 +301,10 @@ class Game:
         decision = self.pending()
         if decision is None:
             raise RuntimeError(f"the game (seed {self.seed}) is over: no question to answer")
-        if not offered(option, decision.options):
+        answer = as_offered(option, decision.options)
+        if answer is NOT_OFFERED:
             raise IllegalChoice("the caller", decision, option, self.seed)
-        self._answers.append(option)
+        self._answers.append(answer)
         self._pending = None
         self.consults += 1  # the table moves on: a view read from outside is copied again
         self._replay()
@@ -592,28 +595,43 @@ def any_forks(strategies: list[Any]) -> bool:
     return any(getattr(s, "forks", False) for s in strategies)
 
 
+NOT_OFFERED: Any = object()  # what ``as_offered`` returns for an answer not among the options
+
+
 def offered(answer: Any, options: list) -> bool:
-    """Whether ``answer`` is one of ``options``: the very object offered, or a value of exactly
-    an option's type (ints, strings and tuples of them) equal to it.
+    """Whether ``answer`` is one of ``options`` (see ``as_offered``)."""
+    return as_offered(answer, options) is not NOT_OFFERED
+
+
+def as_offered(answer: Any, options: list) -> Any:
+    """The option ``answer`` stands for: the very object offered, or the option equal to a
+    value of exactly an option's plain type (an int, a string, a tuple of them: the typed
+    options of ``zsim.kinds`` are tuples, and a bot may answer ``("unify", 5, 2)`` for
+    ``Unify("unify", 5, 2)``); ``NOT_OFFERED`` for anything else. The rules then read the
+    option itself, fields by name.
 
     ``answer in options`` would ask the answer's own ``__eq__``, which a strategy controls: an
     object equal to everything would pass, and break the engine later, far from the strategy
     that gave it."""
-    kind = type(answer)
-    if kind is int or kind is str:
-        return answer in options
     for option in options:
         if option is answer:
-            return True
-    return kind is tuple and _plain(answer) and answer in options
+            return option
+    kind = type(answer)
+    if kind is int or kind is str or ((kind is tuple or kind in OPTION_TYPES)
+                                      and _plain(answer)):
+        for option in options:
+            if option == answer:
+                return option
+    return NOT_OFFERED
 
 
 def _plain(value: Any) -> bool:
-    """Made only of ints, strings and tuples, whose comparisons no strategy can change."""
+    """Made only of ints, strings and tuples (plain or of an option type), whose comparisons no
+    strategy can change."""
     kind = type(value)
     if kind is int or kind is str:
         return True
-    return kind is tuple and all(_plain(part) for part in value)
+    return (kind is tuple or kind in OPTION_TYPES) and all(_plain(part) for part in value)
 
 
 def play_game(box: Box, strategies: list[Player | LiSiSeat], seed: int,

@@ -1,13 +1,16 @@
-"""The lowest-level helpers of the rules: names for narration, VP and counter bookkeeping.
+"""The lowest-level helpers of the rules: names for narration, VP and counter bookkeeping, and
+the one loop of a question asked again until the player stops.
 
 A leaf module (it imports no other rules module), so every rules module can use it.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from zsim.components.schema import COURT_ACTIONS
+from zsim.kinds import STOP
 from zsim.state import PlayerState
 
 if TYPE_CHECKING:
@@ -39,3 +42,28 @@ def gain_small_tokens(g: Table, p: PlayerState, suit: int, amount: int) -> int:
     supply[suit] -= taken
     p.tokens[suit] += taken
     return taken
+
+
+def ask_until_stop(g: Table, seat: int, kind: str, offer: Callable[[], list],
+                   act: Callable[[Any], None], times: int = -1, stoppable: bool = True) -> int:
+    """Ask ``seat`` the ``kind`` question again and again, acting on each answer: the options
+    are what ``offer()`` returns then, plus ``STOP`` (unless not ``stoppable``: an effect the
+    player must carry out in full). The asking ends when nothing is offered, when the player
+    answers ``STOP``, or after ``times`` answers (-1: no limit). Returns the answers acted on.
+
+    Every repeated question of the rules (move Officials, move Workers, reset Unrest, place
+    Alchemist cards, activate the next card, place soldiers, unlock soldiers) is this loop, so
+    they all end the same way, with the same word."""
+    done = 0
+    while done != times:
+        options = offer()
+        if not options:
+            break
+        if stoppable:
+            options.append(STOP)
+        choice = g.ask(seat, kind, options)
+        if choice == STOP:
+            break
+        act(choice)
+        done += 1
+    return done

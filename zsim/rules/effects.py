@@ -13,8 +13,16 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from zsim.components.schema import Ability
+from zsim.kinds import AREA, WORKER_MOVES, WallSlot
 from zsim.rules import mausoleum, pieces, queries
-from zsim.rules.common import OFFICIAL_NAMES, REGION_NAMES, SUIT_NAMES, add_vp, gain_small_tokens
+from zsim.rules.common import (
+    OFFICIAL_NAMES,
+    REGION_NAMES,
+    SUIT_NAMES,
+    add_vp,
+    ask_until_stop,
+    gain_small_tokens,
+)
 from zsim.rules.tables import ADJACENT, ALCHEMIST, OFFICIAL_INDEX, REGION_INDEX, SUIT_INDEX
 from zsim.state import NO_ONE, PlayerState
 
@@ -174,15 +182,11 @@ def reduce_unrest(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
 
 
 def reset_unrest(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
-    for _ in range(e.regions):
-        options: list = [r for r in ALL_REGIONS if p.unrest[r]]
-        if not options:
-            return
-        options.append("stop")
-        region = g.ask(p.seat, "reset_unrest", options)
-        if region == "stop":
-            return
+    def reset(region: int) -> None:
         p.unrest[region] = 0
+
+    ask_until_stop(g, p.seat, "reset_unrest", lambda: [r for r in ALL_REGIONS if p.unrest[r]],
+                   reset, e.regions)
 
 
 def ship(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
@@ -190,28 +194,18 @@ def ship(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
 
 
 def move_officials(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
-    for _ in range(e.count):
-        options: list = queries.official_moves(p)
-        if not options:
-            return
-        options.append("stop")
-        move = g.ask(p.seat, "move_official", options)
-        if move == "stop":
-            return
-        pieces.move_official(g, p, move)
+    ask_until_stop(g, p.seat, "move_official", lambda: queries.official_moves(p),
+                   lambda move: pieces.move_official(g, p, *move), e.count)
 
 
 def move_workers(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
-    for _ in range(e.count):
-        options: list = [(r, to) for r in ALL_REGIONS if p.workers[r] for to in ADJACENT[r]]
-        if not options:
-            return
-        options.append("stop")
-        move = g.ask(p.seat, "move_worker", options)
-        if move == "stop":
-            return
-        p.workers[move[0]] -= 1
-        p.workers[move[1]] += 1
+    def move(option: Any) -> None:
+        p.workers[option.source] -= 1
+        p.workers[option.target] += 1
+
+    ask_until_stop(g, p.seat, "move_worker", lambda: [
+        WORKER_MOVES[r][to] for r in ALL_REGIONS if p.workers[r] for to in ADJACENT[r]],
+        move, e.count)
 
 
 def gain_tokens(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
@@ -290,16 +284,10 @@ def unlock_soldiers(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
 
 
 def place_alchemist_cards(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
-    for _ in range(e.count):
-        options: list = pieces.alchemist_card_options(p, _alchemist_regions(g, p, e.where))
-        if not options:
-            return
-        if e.up_to:
-            options.append("stop")
-        choice = g.ask(p.seat, "place_alchemist", options)
-        if choice == "stop":
-            return
-        pieces.place_alchemist_card(g, p, *choice)
+    ask_until_stop(g, p.seat, "place_alchemist",
+                   lambda: pieces.alchemist_card_options(p, _alchemist_regions(g, p, e.where)),
+                   lambda choice: pieces.place_alchemist_card(g, p, choice.card, choice.region),
+                   e.count, stoppable=e.up_to)
 
 
 def place_soldier_free(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
@@ -324,9 +312,10 @@ def build_palace_free(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
 
 
 def build_wall_free(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
-    options = queries.wall_slots(g.state, p, free=True)
+    options = [WallSlot(s, i) for s, i in queries.wall_slots(g.state, p, free=True)]
     if options:
-        pieces.build_wall(g, p, *g.ask(p.seat, "wall", options, {"free": True}))
+        choice = g.ask(p.seat, "wall", options, {"free": True})
+        pieces.build_wall(g, p, choice.section, choice.slot)
 
 
 EFFECTS: dict[str, Callable[[Table, PlayerState, Any, Context], None]] = {
@@ -391,12 +380,12 @@ def install_governor(g: Table, p: PlayerState, region: int) -> None:
     pieces.place_governor(g, p, region)
     slots = g.state.governor_slots[region]
     options: list = [i for i, (_, holder) in enumerate(slots) if holder == NO_ONE]
-    options.append("area")
+    options.append(AREA)
     choice = g.ask(p.seat, "governor_slot", options, {"region": region})
     if g.narrating:
-        where = "the Governor area" if choice == "area" else f"bonus slot {choice + 1}"
+        where = "the Governor area" if choice == AREA else f"bonus slot {choice + 1}"
         g.say(f"  installs a Governor in {REGION_NAMES[region]} ({where})")
-    if choice != "area":
+    if choice != AREA:
         pieces.take_governor_slot(g, p, region, choice)
         ability_id = g.t.box.governor_tiles[slots[choice][0]].ability
         if ability_id is not None:

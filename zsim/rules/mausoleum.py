@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from zsim.rules import queries
-from zsim.rules.common import add_vp, count
+from zsim.rules.common import add_vp, ask_until_stop, count
 from zsim.state import NO_ONE, PlayerState, WallSection
 
 if TYPE_CHECKING:
@@ -123,15 +123,8 @@ def place_soldier(g: Table, p: PlayerState, spot_index: int) -> None:
 
 def place_soldiers(g: Table, p: PlayerState) -> None:
     """Offer the player to place unlocked soldiers on tiles whose condition they meet."""
-    while True:
-        options: list = eligible_spots(g, p)
-        if not options:
-            return
-        options.append("done")
-        choice = g.ask(p.seat, "soldier", options)
-        if choice == "done":
-            return
-        place_soldier(g, p, choice)
+    ask_until_stop(g, p.seat, "soldier", lambda: eligible_spots(g, p),
+                   lambda spot: place_soldier(g, p, spot))
 
 
 def lines(g: Table, seat: int) -> int:

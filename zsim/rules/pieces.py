@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from zsim.kinds import CARD, SOLDIER, AlchemistCard, ElixirCard
 from zsim.rules import queries
 from zsim.rules.common import (
     CARD_COUNTERS,
@@ -78,10 +79,10 @@ def gain_master(g: Table, p: PlayerState, card: int) -> None:
         g.say(f"  takes {g.t.card_name[card]}")
 
 
-def alchemist_card_options(p: PlayerState, regions: tuple[int, ...]) -> list[tuple[int, int]]:
+def alchemist_card_options(p: PlayerState, regions: tuple[int, ...]) -> list[AlchemistCard]:
     """Every (card, region) pair for placing a supply Alchemist card in one of ``regions``
     (regions already filtered for room by the caller)."""
-    return [(c, r) for r in regions for c in p.alchemist_supply]
+    return [AlchemistCard(c, r) for r in regions for c in p.alchemist_supply]
 
 
 def place_alchemist_card(g: Table, p: PlayerState, card: int, region: int) -> None:
@@ -95,16 +96,16 @@ def place_alchemist_card(g: Table, p: PlayerState, card: int, region: int) -> No
 
 def elixir_reward(g: Table, p: PlayerState) -> None:
     """At an Elixir symbol: unlock a soldier or place an Alchemist card where an Alchemist is."""
-    options: list = ["soldier"] if p.soldiers else []
+    options: list = [SOLDIER] if p.soldiers else []
     regions = queries.elixir_card_regions(g.rules, p)
-    options += [("card", c, r) for c, r in alchemist_card_options(p, regions)]
+    options += [ElixirCard(CARD, c, r) for r in regions for c in p.alchemist_supply]
     if not options:
         return
     choice = g.ask(p.seat, "elixir", options)
-    if choice == "soldier":
+    if choice == SOLDIER:
         unlock_soldiers(g, p, 1)
     else:
-        place_alchemist_card(g, p, choice[1], choice[2])
+        place_alchemist_card(g, p, choice.card, choice.region)
 
 
 def unlock_soldiers(g: Table, p: PlayerState, amount: int) -> int:
@@ -203,8 +204,8 @@ def played_unification(g: Table, cards: list[int]) -> bool:
 # --- officials and workers ----------------------------------------------------------------
 
 
-def move_official(g: Table, p: PlayerState, move: tuple[int, int, int]) -> None:
-    t, r, to = move
+def move_official(g: Table, p: PlayerState, t: int, r: int, to: int) -> None:
+    """An Official of type ``t`` steps from region ``r`` to region ``to``."""
     p.officials[r][t] -= 1
     p.officials[to][t] += 1
     if g.narrating:

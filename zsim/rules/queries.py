@@ -17,6 +17,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from zsim.components.schema import COURT_ACTIONS
+from zsim.kinds import OFFICIAL_MOVES, Activation, OfficialMove
 from zsim.rules.tables import ACTION_INDEX, ADJACENT, LOWER_ACTIONS, REGION_INDEX
 from zsim.state import NO_ONE
 
@@ -112,21 +113,24 @@ def court_actions(t: Tables, rules: Rules, state: GameState, p: PlayerState) -> 
 
 
 def turn_options(t: Tables, rules: Rules, state: GameState, p: PlayerState) -> list:
-    """Every card of the hand with every region it may be tucked in and every Court action it
-    may perform; a hand with no legal use at all is discarded, one card of the player's
-    choice."""
+    """Every card of the hand with every region it may be tucked in (``Unify``) and every Court
+    action it may perform (``Court``); a hand with no legal use at all is discarded, one card of
+    the player's choice (``Discard``). The options are the box's own (``Tables``)."""
     hand = state.hands[p.seat]
     regions = unify_regions(rules, p)
     actions = court_actions(t, rules, state, p)
     if not regions and not actions:
-        return [("discard", c) for c in hand]
+        return [t.discard_options[c] for c in hand]
     options: list = []
     append = options.append
+    unify, court = t.unify_options, t.court_options
     for c in hand:
+        tucks = unify[c]
         for r in regions:
-            append(("unify", c, r))
+            append(tucks[r])
+        plays = court[c]
         for a in actions:
-            append(("court", c, a))
+            append(plays[a])
     return options
 
 
@@ -159,16 +163,16 @@ def triggered_cards(t: Tables, rules: Rules, p: PlayerState) -> list[list[tuple[
 
 
 def triggered_abilities(t: Tables, rules: Rules, p: PlayerState, action: int,
-                        used: set[int]) -> list:
-    """('ability', card) for each tableau card this action triggers that can resolve now and
+                        used: set[int]) -> list[Activation]:
+    """An ``Activation`` for each tableau card this action triggers that can resolve now and
     has not resolved yet this turn."""
     abilities = t.card_ability
-    options = []
+    options: list[Activation] = []
     for r, card in triggered_cards(t, rules, p)[action]:
         ability = abilities[card]  # every card that can be in a tableau has one
         if card not in used and ability is not None and feasible_options(t, rules, p, ability,
                                                                          r):
-            options.append(("ability", card))
+            options.append(t.activations[card])
     return options
 
 
@@ -305,10 +309,10 @@ def wall_counts(t: Tables, state: GameState, p: PlayerState) -> dict[str, int]:
 # --- Officials -----------------------------------------------------------------------------------
 
 
-def official_moves(p: PlayerState) -> list[tuple[int, int, int]]:
+def official_moves(p: PlayerState) -> list[OfficialMove]:
     """(type, from, to) for each Official that can step to an adjacent region."""
     return [
-        (t, r, to)
+        OFFICIAL_MOVES[t][r][to]
         for r, offs in enumerate(p.officials)
         for t in (0, 1, 2)
         if offs[t]

@@ -7,8 +7,9 @@ from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING
 
 from zsim.components.schema import SUITS
+from zsim.kinds import ACCEPT, PASS
 from zsim.rules import effects, lisi, mausoleum, pieces
-from zsim.rules.common import SUIT_NAMES, count
+from zsim.rules.common import SUIT_NAMES, ask_until_stop, count
 from zsim.rules.tables import SUIT_INDEX
 from zsim.state import NO_ONE, PlayerState
 
@@ -65,8 +66,7 @@ def award(g: Table, suit: int, column: int, reward_id: str) -> None:
             if g.narrating:
                 g.say(f"{g.name(p)} cannot take the {SUITS[suit]} reward")
             continue
-        if g.ask(seat, "reward", ["accept", "pass"], {"reward": reward_id, "suit": suit}) \
-                == "pass":
+        if g.ask(seat, "reward", [ACCEPT, PASS], {"reward": reward_id, "suit": suit}) == PASS:
             if g.narrating:
                 g.say(f"{g.name(p)} passes on the {SUITS[suit]} reward")
             continue
@@ -120,16 +120,8 @@ def _payments(held: tuple[int, ...], cost: int) -> tuple[tuple[int, ...], ...]:
 
 
 def unlock_with_tokens(g: Table, p: PlayerState) -> None:
-    unlocked = False
-    while p.soldiers:
-        options: list = unlock_payments(g, p)
-        if not options:
-            break
-        options.append("done")
-        choice = g.ask(p.seat, "unlock", options)
-        if choice == "done":
-            break
-        for code in choice:
+    def unlock(payment: tuple[int, ...]) -> None:
+        for code in payment:
             if code >= LARGE:
                 p.large[code - LARGE] -= 1
                 g.state.large_on_board[code - LARGE] += 1
@@ -138,8 +130,9 @@ def unlock_with_tokens(g: Table, p: PlayerState) -> None:
                 g.state.supply[code] += 1
         pieces.unlock_soldiers(g, p, 1)
         count(p, "n_soldiers_bought")
-        unlocked = True
-    if unlocked:
+
+    if ask_until_stop(g, p.seat, "unlock", lambda: unlock_payments(g, p) if p.soldiers else [],
+                      unlock):
         mausoleum.place_soldiers(g, p)
 
 

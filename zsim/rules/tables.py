@@ -7,6 +7,16 @@ from functools import cache
 
 from zsim.components import Box
 from zsim.components.schema import COURT_ACTIONS, OFFICIALS, REGIONS, SUITS, Ability, Rules
+from zsim.kinds import (
+    ABILITY,
+    COURT,
+    DISCARD,
+    UNIFY,
+    Activation,
+    Court,
+    Discard,
+    Unify,
+)
 
 ALCHEMIST = 3  # the card type of Alchemist and Master Alchemist cards, after the three suits
 CARD_TYPES = (*SUITS, "alchemist")
@@ -35,6 +45,12 @@ class Tables:
     master_cards: tuple[int, ...]
     mausoleum_slots: tuple[int, ...]  # by player count: slots of each Mausoleum tile in use
     elixir_end: int  # the last space of the Elixir route
+    # The options naming a card, made once per box and offered by the rules from here (a
+    # lookup is cheaper than a new tuple): [card][region], [card][action] or [card].
+    unify_options: tuple[tuple[Unify, ...], ...]
+    court_options: tuple[tuple[Court, ...], ...]
+    discard_options: tuple[Discard, ...]
+    activations: tuple[Activation, ...]
 
     @property
     def rules(self) -> Rules:
@@ -72,6 +88,7 @@ def compile_tables(box: Box) -> Tables:
         ability.append(box.abilities[master.ability])
         ability_id.append(master.ability)
         name.append(f"Master Alchemist {master.id}")
+    cards = range(len(card_type))
     return Tables(
         box=box,
         card_type=tuple(card_type),
@@ -85,4 +102,10 @@ def compile_tables(box: Box) -> Tables:
             sum(1 for need in box.board.mausoleum.min_players_for_slot if n >= need)
             for n in range(5)),
         elixir_end=len(box.board.elixir.vp) - 1,
+        unify_options=tuple(tuple(Unify(UNIFY, c, r) for r in range(len(REGIONS)))
+                            for c in cards),
+        court_options=tuple(tuple(Court(COURT, c, a) for a in range(len(COURT_ACTIONS)))
+                            for c in cards),
+        discard_options=tuple(Discard(DISCARD, c) for c in cards),
+        activations=tuple(Activation(ABILITY, c) for c in cards),
     )

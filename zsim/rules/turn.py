@@ -3,15 +3,17 @@ an Official or pass, then place soldiers."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from zsim.components.schema import COURT_ACTIONS
+from zsim.kinds import COURT, MOVE, MOVES, PASS, RECRUITS, UNIFY, WallSlot
 from zsim.rules import effects, mausoleum, pieces, queries
 from zsim.rules.common import (
     COURT_COUNTERS,
     OFFICIAL_NAMES,
     REGION_NAMES,
     SUIT_NAMES,
+    ask_until_stop,
     count,
 )
 from zsim.state import NO_ONE, PlayerState
@@ -33,12 +35,13 @@ def palace_regions(g: Table, p: PlayerState) -> list[int]:
 
 def play_turn(g: Table, p: PlayerState) -> None:
     choice = g.ask(p.seat, "turn", queries.turn_options(g.t, g.rules, g.state, p))
-    card = choice[1]
+    card = choice.card
     g.state.hands[p.seat].remove(card)
-    if choice[0] == "unify":
-        unify(g, p, card, choice[2])
+    play = choice.play
+    if play == UNIFY:
+        unify(g, p, card, choice.region)
     else:
-        court_card(g, p, card, choice[2] if choice[0] == "court" else NO_ONE)
+        court_card(g, p, card, choice.action if play == COURT else NO_ONE)
     mausoleum.place_soldiers(g, p)
 
 
@@ -71,8 +74,9 @@ def court_card(g: Table, p: PlayerState, card: int, action: int) -> None:
 
 
 def perform_recruit(g: Table, p: PlayerState) -> None:
-    options = [(t, r) for t in range(3) if p.official_supply[t] for r in range(5)]
-    t, r = g.ask(p.seat, "recruit", options)
+    options = [RECRUITS[t][r] for t in range(3) if p.official_supply[t] for r in range(5)]
+    choice = g.ask(p.seat, "recruit", options)
+    t, r = choice.official, choice.region
     p.official_supply[t] -= 1
     p.officials[r][t] += 1
     if g.narrating:
@@ -111,7 +115,9 @@ def perform_governor(g: Table, p: PlayerState) -> None:
 
 
 def perform_wall(g: Table, p: PlayerState) -> None:
-    section, slot = g.ask(p.seat, "wall", queries.wall_slots(g.state, p, free=False))
+    choice = g.ask(p.seat, "wall", [WallSlot(s, i) for s, i in
+                                     queries.wall_slots(g.state, p, free=False)])
+    section, slot = choice.section, choice.slot
     cost = g.state.walls[section].tiers[slot]
     payment = g.ask(p.seat, "wall_workers", queries.wall_payments(p, cost))
     for r in payment:
@@ -130,26 +136,23 @@ def after_action(g: Table, p: PlayerState, action: int, in_step: bool) -> None:
     """Activate triggered abilities one at a time in any order, or move one Official, or pass."""
     t, rules = g.t, g.rules
     used: set[int] = set()
-    abilities = queries.triggered_abilities(t, rules, p, action, used) if in_step else []
-    options: list = abilities + [("move", t, r, to) for t, r, to in queries.official_moves(p)]
-    options.append("pass")
+    options: list = queries.triggered_abilities(t, rules, p, action, used) if in_step else []
+    options += [MOVES[m.official][m.source][m.target] for m in queries.official_moves(p)]
+    options.append(PASS)
     choice = g.ask(p.seat, "activate", options)
-    if choice == "pass":
+    if choice == PASS:
         return
-    if choice[0] == "move":
-        pieces.move_official(g, p, choice[1:])
+    if choice.act == MOVE:
+        pieces.move_official(g, p, choice.official, choice.source, choice.target)
         return
-    while True:
-        card = choice[1]
-        used.add(card)
-        activate(g, p, card)
-        options = queries.triggered_abilities(t, rules, p, action, used)
-        if not options:
-            return
-        options.append("stop")
-        choice = g.ask(p.seat, "next_ability", options)
-        if choice == "stop":
-            return
+
+    def activate_card(option: Any) -> None:
+        used.add(option.card)
+        activate(g, p, option.card)
+
+    activate_card(choice)
+    ask_until_stop(g, p.seat, "next_ability",
+                   lambda: queries.triggered_abilities(t, rules, p, action, used), activate_card)
 
 
 def card_location(p: PlayerState, card: int) -> tuple[int, int]:

@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from zsim.components.schema import COLOURS, COURT_ACTIONS, OFFICIALS, REGIONS, SUITS
+from zsim.describe import describe, question
 from zsim.game import Game, GameResult
 from zsim.rules.scoring import CATEGORIES, IN_GAME_CATEGORIES
 from zsim.rules.tables import CARD_TYPES
 from zsim.state import GameState, PlayerState
-from zsim.strategies.human import describe, question
 
 if TYPE_CHECKING:
     from zsim.decisions import Decision
