@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
+from zsim.kinds import KINDS
+
+__all__ = ["KINDS", "Decision", "IllegalChoice", "Player", "Table"]  # KINDS: from zsim.kinds
+
 if TYPE_CHECKING:
     import random
 
