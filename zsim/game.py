@@ -25,6 +25,7 @@ import random
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
+from zsim import position
 from zsim.components import Box
 from zsim.components.schema import COLOURS, REGIONS
 from zsim.consult import consult
@@ -522,6 +523,42 @@ class Game:
         game._snap = (_Snapshot(saved.state.copy(), saved.rng, saved.decisions)
                       if saved.answers else None)
         return game
+
+    # --- positions as text (zsim.position) -------------------------------------------------
+
+    def to_text(self) -> str:
+        """This game where it stands, as a position text (JSON; ``zsim.position``) that
+        ``Game.from_text`` continues; at a question, the question in words for the reader."""
+        decision = self._pending or self._asking
+        question = None
+        if decision is not None:
+            from zsim.describe import describe  # words for a reader, off the engine's path
+
+            view = self.views[decision.seat]
+            question = {"seat": decision.seat, "kind": decision.kind,
+                        "context": position.plain(decision.context),
+                        "options": [describe(view, decision, o) for o in decision.options]}
+        return position.to_text(self.checkpoint(), self.t, question)
+
+    @classmethod
+    def from_text(cls, text: str, box: Box,
+                  strategies: list[Player | LiSiSeat | None] | None = None,
+                  narrate: bool = False) -> Game:
+        """The game a position text describes, with these seats (by default every seat
+        answered from outside, ``pending`` / ``answer``; Li Si's seat is his in a solo game);
+        ``narrate``: narrated from here on, if the text brings no narration of its own."""
+        saved = Checkpoint(**position.from_text(
+            text, box, lambda n, seed, options: cls(box, [None] * n, seed, options).checkpoint()))
+        if narrate and saved.narration is None:
+            saved.narration = []
+        lisi_state = saved.state.lisi
+        seats = list(strategies) if strategies is not None else [None] * saved.state.n
+        if len(seats) != saved.state.n:
+            raise position.PositionError(f"the position has {saved.state.n} players, not "
+                                         f"{len(seats)} seats")
+        if lisi_state is not None:
+            seats[lisi_state.seat] = LiSiSeat(lisi_state.card.level)
+        return cls.restore(box, saved, seats)
 
     # --- the end ---------------------------------------------------------------------------
 

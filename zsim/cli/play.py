@@ -1,4 +1,5 @@
-"""``zsim play``: one game, narrated turn by turn or printed as JSON."""
+"""``zsim play``: one game, narrated turn by turn or printed as JSON; or a game continued from a
+position text (``--from``), or what bots would answer there (``--ask``)."""
 
 from __future__ import annotations
 
@@ -7,16 +8,22 @@ from pathlib import Path
 
 import click
 
-from zsim.components import BoxError
+from zsim.components import BoxError, default_box_dir
 from zsim.decisions import IllegalChoice
-from zsim.game import GameResult, play_game
-from zsim.lineup import LineupError, SeatedGame, seat_game
+from zsim.describe import describe, question
+from zsim.game import NOT_OFFERED, Game, GameResult, as_offered, play_game
+from zsim.lineup import LineupError, SeatedGame, lineup, seat_game
 from zsim.options import OptionError
+from zsim.position import PositionError
 from zsim.rules.scoring import CATEGORIES
 from zsim.strategies.human import HumanStrategy
-from zsim.strategies.registry import UnknownStrategy
+from zsim.strategies.registry import UnknownStrategy, resolve
+from zsim.variants import parse as parse_variants
 from zsim.viewer.page import write_page
-from zsim.viewer.record import GameFailed, record_game
+from zsim.viewer.record import GameFailed, record_game, strategy_values
+
+
+SHOWN = 12  # options listed with their values by --ask, the best first
 
 
 @click.command("play")
@@ -36,11 +43,26 @@ from zsim.viewer.record import GameFailed, record_game
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--html", "html", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write the game as a page to step through in a browser (offline).")
+@click.option("--from", "from_file", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="Start from a position text (JSON, docs/research.md) instead "
+                                 "of a new game: --strategy takes its seats.")
+@click.option("--ask", "ask", multiple=True, metavar="BOT",
+              help="With --from: print what each named bot answers to the position's question, "
+                   "and its value of each option when it gives them. Repeatable.")
 def command(players: int, seed: int, strategy_names: tuple[str, ...], variants: tuple[str, ...],
             box_dir: str | None, solo: bool, lisi_level: int, as_json: bool,
-            html: Path | None = None) -> None:
+            html: Path | None = None, from_file: Path | None = None,
+            ask: tuple[str, ...] = ()) -> None:
     """Play one game and narrate it (or print its result with --json; with --html, write it
     as a page to step through, and print the score sheet)."""
+    if from_file is not None:
+        if html is not None or solo:
+            raise click.UsageError("--from continues the position's own game: it takes neither "
+                                   "--html nor --solo")
+        _from_position(from_file, strategy_names, variants, box_dir, as_json, ask)
+        return
+    if ask:
+        raise click.UsageError("--ask answers the question of a position: give it --from FILE")
     if solo:
         players = 2
     try:
@@ -67,6 +89,84 @@ def command(players: int, seed: int, strategy_names: tuple[str, ...], variants: 
                 click.echo(line)
             click.echo()
         click.echo(score_table(result))
+
+
+def _from_position(path: Path, names: tuple[str, ...], variants: tuple[str, ...],
+                   box_dir: str | None, as_json: bool, ask: tuple[str, ...]) -> None:
+    """Continue the game of a position text with the named strategies, narrated (or say what
+    bots would answer its question)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise click.ClickException(f"{path}: cannot be read ({error})") from error
+    try:
+        box = parse_variants(variants).load_box(Path(box_dir) if box_dir else default_box_dir())
+        game = Game.from_text(text, box, narrate=not as_json)
+    except PositionError as error:
+        raise click.ClickException(f"{path}: {error}") from error
+    except (BoxError, OptionError) as error:
+        raise click.ClickException(str(error)) from error
+    if ask:
+        _ask(game, ask, path)
+        return
+    try:
+        seats = [resolve(name) for name in lineup(names, game.n)]
+    except LineupError as error:
+        raise click.BadParameter(str(error), param_hint="--strategy") from error
+    except UnknownStrategy as error:
+        raise click.ClickException(str(error)) from error
+    told = len(game.log or [])
+    try:
+        result = game.play(seats)  # type: ignore[arg-type]
+    except IllegalChoice as error:
+        raise click.ClickException(str(error)) from error
+    if as_json:
+        click.echo(json.dumps(result_json(result), indent=2))
+        return
+    if not any(isinstance(s, HumanStrategy) for s in seats):
+        for line in (result.log or [])[told:]:
+            click.echo(line)
+        click.echo()
+    click.echo(score_table(result))
+
+
+def _ask(game: Game, specs: tuple[str, ...], path: Path) -> None:
+    """Each bot's answer to the position's question, asked on a copy of the game of its own
+    (the same table, the same seat's RNG), with its value of every option where it gives them.
+    """
+    decision = game.pending()
+    if decision is None:
+        raise click.ClickException(f"{path}: the game is over: there is no question to ask")
+    view = game.views[decision.seat]
+    words = [describe(view, decision, option) for option in decision.options]
+    click.echo(f"seat {decision.seat} ({game.name(game.state.players[decision.seat])}), "
+               f"round {game.state.round}: {question(view, decision)}")
+    for spec in specs:
+        try:
+            bot = resolve(spec)
+        except UnknownStrategy as error:
+            raise click.ClickException(str(error)) from error
+        fork = game.fork()
+        asked = fork.pending()
+        assert asked is not None
+        mine = fork.views[decision.seat]
+        values = strategy_values(bot, mine, asked)
+        given = bot.choose(mine, asked)
+        choice = as_offered(given, asked.options)
+        if choice is NOT_OFFERED:
+            raise click.ClickException(f"strategy {spec!r} answered {given!r}, which is not "
+                                       "one of the options")
+        chosen = asked.options.index(choice)
+        click.echo(f"\n{spec}: {words[chosen]}")
+        if values is not None:
+            ranked = sorted(range(len(words)), key=lambda i: -(values[i] if values[i] is not
+                                                                 None else -1e9))
+            for i in ranked[:SHOWN]:
+                value = "      -" if values[i] is None else f"{values[i]:7.2f}"
+                mark = "*" if i == chosen else " "
+                click.echo(f"  {mark} {value}  {words[i]}")
+            if len(ranked) > SHOWN:
+                click.echo(f"    ... and {len(ranked) - SHOWN} more options")
 
 
 def _play_to_page(seated: SeatedGame, html: Path) -> GameResult:

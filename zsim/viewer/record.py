@@ -117,14 +117,18 @@ class StepRecorder:
 
 
 def option_values(game: Game, decision: Decision) -> list[float | None] | None:
-    """The deciding bot's value of each option, when it can say (an ``option_values`` method
-    returning one number, or None, per option: it must leave the game, the view's RNG and
-    memory as it found them). None when the bot weighed none of them."""
-    strategy = game.strategies[decision.seat]
+    """The deciding bot's value of each option (``strategy_values``)."""
+    return strategy_values(game.strategies[decision.seat], game.views[decision.seat], decision)
+
+
+def strategy_values(strategy: Any, view: Any, decision: Decision) -> list[float | None] | None:
+    """A bot's value of each option, when it can say (an ``option_values`` method returning
+    one number, or None, per option: it must leave the game, the view's RNG and memory as it
+    found them). None when the bot weighed none of them."""
     values = getattr(strategy, "option_values", None)
     if values is None:
         return None
-    found = values(game.views[decision.seat], decision)
+    found = values(view, decision)
     if found is None or all(v is None for v in found):
         return None
     return [None if v is None else round(float(v), 2) for v in found]

@@ -1,0 +1,399 @@
+"""A game position as text: JSON a person can read and edit, and the engine can continue.
+
+``to_text(checkpoint, tables)`` writes a saved game (``zsim.game.Checkpoint``: the state at the
+start of the segment under way, the RNG then, and the answers given since) and
+``from_text(text, box)`` reads one back into the checkpoint's fields, so
+``Game.from_text(game.to_text(), box)`` continues exactly as the game would have, whichever
+build (compiled or pure) wrote or reads it. The format (``FORMAT``) is documented in
+docs/research.md; in short, one JSON object:
+
+- ``format``, ``n_players``, ``seed``, ``variants`` (the rule options);
+- where the game stands: ``round``, ``stage`` (``start``, ``round``, ``turns``, ``rewards``,
+  ``over``), ``step`` (the turn of the round, in ``turns``), and, written for the reader only,
+  ``turn`` (whose turn) and ``question`` (the question pending: seat, kind, options in words);
+- ``answers``: the answers given since the segment began (a replay reaches the question again);
+- ``board``: the shared table (``GameState``'s fields), ``players``: each player's board
+  (``PlayerState``'s), ``hands`` and ``decks``; every card by its name (``"Writing 12"``,
+  ``"Alchemist a1"``), every list by region in the order Chu, Wei, Zhao, Qi, Yan, tiles by their
+  index in the box's lists;
+- ``rng`` (the game's random state, or ``null``: drawn afresh from ``seed``), ``strategy_rngs``,
+  ``decisions``, ``told``, ``records``, ``narration``, ``setup``: what the result tables and the
+  narration need to go on as they were.
+
+A position written by hand may leave any key out: it then takes the value a fresh setup of
+``seed`` gives, player by player and field by field, and the cards the text puts anywhere are
+taken out of the draw decks (unless it gives the decks). Every key is read by the state's own
+field lists (``__slots__``), so a field added to the state is written and read with no change
+here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import asdict
+from typing import TYPE_CHECKING, Any
+
+from zsim.options import GameOptions
+from zsim.records import ResultRecorder
+from zsim.rules.tables import Tables, compile_tables
+from zsim.state import GameState, LiSi, MausoleumSpot, PlayerState, WallSection
+
+if TYPE_CHECKING:
+    from zsim.components import Box
+
+FORMAT = 1
+STAGES = ("start", "round", "turns", "rewards", "over")  # zsim.state.Stage, by value
+# Fields holding card ids, and lists or dicts of them (written by the card's name).
+CARD_FIELDS = frozenset({"court", "discard", "decks", "hands", "alchemist_supply", "tableau",
+                         "master_available", "emperor"})
+# Every key of a position (``turn`` and ``question`` are written for the reader, never read).
+KEYS = frozenset({"format", "n_players", "players", "seed", "variants", "round", "stage",
+                  "step", "turn", "question", "answers", "board", "hands", "decks",
+                  "decisions", "told", "setup", "records", "narration", "rng",
+                  "strategy_rngs"})
+# The keys a position as written has: no fresh setup is needed to fill it in.
+COMPLETE = frozenset({"board", "players", "hands", "decks", "rng", "strategy_rngs", "setup",
+                      "round", "stage", "step"})
+
+
+class PositionError(ValueError):
+    """A position text that cannot be read: the message names the key."""
+
+
+# --- writing -------------------------------------------------------------------------------------
+
+
+def to_text(checkpoint: Any, t: Tables, question: dict[str, Any] | None = None) -> str:
+    """The text of a saved game (``zsim.game.Checkpoint``); ``question`` (the pending question
+    in words, for the reader) is written as given."""
+    state: GameState = checkpoint.state
+    names = t.card_name
+    data: dict[str, Any] = {
+        "format": FORMAT,
+        "n_players": state.n,
+        "seed": checkpoint.seed,
+        "variants": _options_json(checkpoint.options),
+        "round": state.round,
+        "stage": STAGES[state.stage],
+        "step": state.step,
+    }
+    if state.stage == 2 and state.turn_order:
+        data["turn"] = state.turn_order[state.step % state.n]
+    if question is not None:
+        data["question"] = question
+    data["answers"] = [plain(a) for a in checkpoint.answers]
+    data["board"] = {field: _field(field, getattr(state, field), names)
+                     for field in GameState.__slots__
+                     if field not in ("players", "hands", "decks", "n", "round", "stage", "step")}
+    data["players"] = [{field: _field(field, getattr(p, field), names)
+                        for field in PlayerState.__slots__ if field != "seat"}
+                       for p in state.players]
+    data["hands"] = [_field("hands", hand, names) for hand in state.hands]
+    data["decks"] = [_field("decks", deck, names) for deck in state.decks]
+    data["decisions"] = checkpoint.decisions
+    data["told"] = checkpoint.told
+    data["setup"] = checkpoint.setup
+    data["records"] = {field: plain(getattr(checkpoint.records, field))
+                       for field in ResultRecorder.__slots__}
+    data["narration"] = checkpoint.narration
+    data["rng"] = _rng_json(checkpoint.rng)
+    data["strategy_rngs"] = [_rng_json(r) for r in checkpoint.view_rngs]
+    return _dump(data)
+
+
+def _options_json(options: GameOptions) -> dict[str, Any]:
+    return plain(asdict(options))
+
+
+def _field(name: str, value: Any, names: tuple[str, ...]) -> Any:
+    """One field as JSON: cards by name, Wall sections, Mausoleum spots and Li Si by their
+    fields, the rest as plain lists and numbers."""
+    if isinstance(value, (WallSection, MausoleumSpot)):
+        return {slot: plain(getattr(value, slot)) for slot in type(value).__slots__}
+    if isinstance(value, LiSi):
+        fields = {slot: plain(getattr(value, slot)) for slot in LiSi.__slots__ if slot != "card"}
+        return {"level": value.card.level, **fields}
+    if isinstance(value, list) and value and isinstance(value[0], (WallSection, MausoleumSpot)):
+        return [_field(name, v, names) for v in value]
+    if name in CARD_FIELDS:
+        return _cards(value, names)
+    return plain(value)
+
+
+def _cards(value: Any, names: tuple[str, ...]) -> Any:
+    if isinstance(value, dict):  # the Emperor tiles: card -> action
+        return {names[card]: action for card, action in value.items()}
+    if isinstance(value, list):
+        return [_cards(v, names) for v in value]
+    return names[value]
+
+
+def plain(value: Any) -> Any:
+    """Tuples (typed options too) as lists, dicts with string keys: JSON's own types."""
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    return value
+
+
+def _dump(data: dict[str, Any]) -> str:
+    """JSON with one line per key, and per player, Wall section and Mausoleum spot: short
+    enough to read, long lists (a deck, the random state) kept on one line."""
+    lines = ["{"]
+    items = list(data.items())
+    for i, (key, value) in enumerate(items):
+        comma = "," if i < len(items) - 1 else ""
+        if isinstance(value, dict) and key in ("board", "records", "setup", "question"):
+            inner = [f"  {json.dumps(k)}: {_compact(v)}" for k, v in value.items()]
+            lines.append(f"  {json.dumps(key)}: {{\n" + ",\n".join(
+                "  " + line for line in inner) + f"\n  }}{comma}")
+        elif key in ("players", "hands", "decks", "strategy_rngs") and isinstance(value, list):
+            inner = [f"    {_compact(v)}" for v in value]
+            lines.append(f"  {json.dumps(key)}: [\n" + ",\n".join(inner) + f"\n  ]{comma}")
+        else:
+            lines.append(f"  {json.dumps(key)}: {_compact(value)}{comma}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, separators=(", ", ": "), ensure_ascii=False)
+
+
+# --- reading -------------------------------------------------------------------------------------
+
+
+def from_text(text: str, box: Box, fresh: Callable[[int, int, GameOptions], Any]
+              ) -> dict[str, Any]:
+    """The fields of the ``zsim.game.Checkpoint`` a position text describes. ``fresh(players,
+    seed, options)`` is the checkpoint of a game of that seed just set up: what the text
+    leaves out is taken from it (the engine gives it: this module sits below the engine)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise PositionError(f"not JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise PositionError("a position is a JSON object")
+    if data.get("format", FORMAT) != FORMAT:
+        raise PositionError(f"format: {data['format']!r}; this version reads format {FORMAT}")
+    t = compile_tables(box)
+    n = _int(data, "n_players")
+    if not 2 <= n <= 4:
+        raise PositionError(f"n_players: {n}; a game has 2 to 4 players")
+    seed = _int(data, "seed", 1)
+    options = _options(data.get("variants", {}))
+    unknown = sorted(set(data) - KEYS)
+    if unknown:
+        raise PositionError(f"{unknown[0]}: no such key of a position; the keys: "
+                            f"{', '.join(sorted(KEYS))}")
+    # a whole position (as written) needs no fresh game to fill it in
+    checkpoint = None if set(data) >= COMPLETE else fresh(n, seed, options)
+    state = checkpoint.state if checkpoint is not None else GameState(n)
+    ids = {name: card for card, name in enumerate(t.card_name) if name}
+    _read_state(data, state, ids, box)
+    rng = data.get("rng")
+    if checkpoint is None or (rng is not None and "strategy_rngs" in data and "setup" in data):
+        return _checkpoint(data, seed, options, state, n)
+    return {
+        "seed": seed,
+        "options": options,
+        "state": state,
+        "rng": _rng(rng) if rng is not None else checkpoint.rng,
+        "decisions": _int(data, "decisions", 0),
+        "answers": [_tuples(a) for a in data.get("answers", [])],
+        "told": _int(data, "told", 0),
+        "records": _records(data.get("records"), n),
+        "narration": data.get("narration"),
+        "setup": data.get("setup", checkpoint.setup),
+        "view_rngs": [_rng(r) for r in data["strategy_rngs"]] if "strategy_rngs" in data
+        else checkpoint.view_rngs,
+    }
+
+
+def _checkpoint(data: dict[str, Any], seed: int, options: GameOptions, state: GameState,
+                n: int) -> dict[str, Any]:
+    """The checkpoint's fields of a position that gives every one of them."""
+    return {
+        "seed": seed, "options": options, "state": state, "rng": _rng(data["rng"]),
+        "decisions": _int(data, "decisions", 0),
+        "answers": [_tuples(a) for a in data.get("answers", [])],
+        "told": _int(data, "told", 0), "records": _records(data.get("records"), n),
+        "narration": data.get("narration"), "setup": data["setup"],
+        "view_rngs": [_rng(r) for r in data["strategy_rngs"]],
+    }
+
+
+def _int(data: dict[str, Any], key: str, default: int | None = None) -> int:
+    value = data.get(key, default)
+    if type(value) is not int:
+        raise PositionError(f"{key}: expected a whole number, got {value!r}")
+    return value
+
+
+def _options(variants: Any) -> GameOptions:
+    if not isinstance(variants, dict):
+        raise PositionError("variants: expected a mapping of rule options")
+    try:
+        values = dict(variants)
+        if "setup" in values:
+            values["setup"] = _tuples(values["setup"])
+        return GameOptions(**values)
+    except TypeError as error:
+        raise PositionError(f"variants: {error}") from None
+
+
+def _read_state(data: dict[str, Any], state: GameState, ids: dict[str, int], box: Box) -> None:
+    for key in ("round", "step"):
+        if key in data:
+            setattr(state, key, _int(data, key))
+    if "stage" in data:
+        if data["stage"] not in STAGES:
+            raise PositionError(f"stage: {data['stage']!r}; one of {', '.join(STAGES)}")
+        state.stage = STAGES.index(data["stage"])
+    placed: set[int] = set()
+    board = data.get("board", {})
+    if not isinstance(board, dict):
+        raise PositionError("board: expected a mapping of the table's fields")
+    for field, value in board.items():
+        if field not in GameState.__slots__ or field in ("players", "hands", "decks", "n"):
+            raise PositionError(f"board.{field}: no such field of the table")
+        setattr(state, field, _value(f"board.{field}", field, value, getattr(state, field),
+                                     ids, box, placed))
+    players = data.get("players", [])
+    if not isinstance(players, list) or len(players) > state.n:
+        raise PositionError(f"players: expected a list of at most {state.n} player boards")
+    for seat, fields in enumerate(players):
+        p = state.players[seat]
+        for field, value in fields.items():
+            if field not in PlayerState.__slots__ or field == "seat":
+                raise PositionError(f"players[{seat}].{field}: no such field of a player")
+            setattr(p, field, _value(f"players[{seat}].{field}", field, value,
+                                     getattr(p, field), ids, box, placed))
+    if "hands" in data:
+        state.hands = _value("hands", "hands", data["hands"], state.hands, ids, box, placed)
+    if "decks" in data:
+        state.decks = _value("decks", "decks", data["decks"], state.decks, ids, box, set())
+    else:  # the cards placed elsewhere leave the decks a fresh setup dealt
+        state.decks = [[c for c in deck if c not in placed] for deck in state.decks]
+
+
+def _value(where: str, field: str, value: Any, before: Any, ids: dict[str, int], box: Box,
+           placed: set[int]) -> Any:
+    """A field's value read back into the state's own types."""
+    if where == "board.walls":
+        return [_section(f"{where}[{i}]", v) for i, v in enumerate(_list(where, value))]
+    if where == "board.mausoleum":
+        return [_spot(f"{where}[{i}]", v) for i, v in enumerate(_list(where, value))]
+    if field == "lisi":
+        return None if value is None else _lisi(where, value, box)
+    if field in CARD_FIELDS:
+        return _card_ids(where, value, ids, placed)
+    if isinstance(before, dict):
+        if not isinstance(value, dict):
+            raise PositionError(f"{where}: expected a mapping")
+        return dict(value)
+    if isinstance(before, tuple):
+        return _tuples(value)
+    return _lists(value)
+
+
+def _list(where: str, value: Any) -> list[Any]:
+    if not isinstance(value, list):
+        raise PositionError(f"{where}: expected a list")
+    return value
+
+
+def _card_ids(where: str, value: Any, ids: dict[str, int], placed: set[int]) -> Any:
+    if isinstance(value, dict):
+        return {_card(where, k, ids, placed): v for k, v in value.items()}
+    if isinstance(value, list):
+        return [_card_ids(where, v, ids, placed) for v in value]
+    return _card(where, value, ids, placed)
+
+
+def _card(where: str, name: Any, ids: dict[str, int], placed: set[int]) -> int:
+    card = ids.get(name) if isinstance(name, str) else None
+    if card is None:
+        raise PositionError(f"{where}: no card is called {name!r} (cards are named as "
+                            "'Writing 12', 'Alchemist a1'...)")
+    placed.add(card)
+    return card
+
+
+def _section(where: str, value: Any) -> WallSection:
+    try:
+        section = WallSection(value["site"], tuple(value["tiers"]), value["wall_tile"],
+                              value["wall_face"], value["emperor_tile"])
+        section.slots = list(value["slots"])
+        section.first_builder = value["first_builder"]
+    except (KeyError, TypeError) as error:
+        raise PositionError(f"{where}: a Wall section needs {error}") from None
+    return section
+
+
+def _spot(where: str, value: Any) -> MausoleumSpot:
+    try:
+        spot = MausoleumSpot(value["binding"], value["where"], value["tile"], value["condition"], 0)
+        spot.slots = list(value["slots"])
+    except (KeyError, TypeError) as error:
+        raise PositionError(f"{where}: a Mausoleum spot needs {error}") from None
+    return spot
+
+
+def _lisi(where: str, value: Any, box: Box) -> LiSi:
+    cards = {c.level: c for c in box.solo.lisi_cards}
+    if value.get("level") not in cards:
+        raise PositionError(f"{where}.level: Li Si plays at level {', '.join(map(str, cards))}")
+    lisi = LiSi(value["seat"], cards[value["level"]])
+    for field in LiSi.__slots__:
+        if field not in ("seat", "card") and field in value:
+            setattr(lisi, field, _tuple_items(value[field])
+                    if field == "palace_tiles" else list(value[field]))
+    return lisi
+
+
+def _tuple_items(value: list[Any]) -> list[tuple[Any, ...]]:
+    return [tuple(v) for v in value]
+
+
+def _records(value: Any, n: int) -> ResultRecorder:
+    records = ResultRecorder(n)
+    if value is None:
+        return records
+    for field in ResultRecorder.__slots__:
+        if field in value:
+            rows = value[field]
+            setattr(records, field, list(rows) if field == "start_tiles"
+                    else [tuple(row) for row in rows])
+    return records
+
+
+def _rng_json(state: tuple[Any, ...]) -> list[Any]:
+    """A ``random.Random`` state (version, 625 words, gauss) as JSON."""
+    version, words, gauss = state
+    return [version, list(words), gauss]
+
+
+def _rng(value: Any) -> tuple[Any, ...]:
+    try:
+        version, words, gauss = value
+        return version, tuple(words), gauss
+    except (TypeError, ValueError):
+        raise PositionError("rng: expected [version, [words], gauss] as random.getstate() "
+                            "gives, or null") from None
+
+
+def _tuples(value: Any) -> Any:
+    """JSON lists back to tuples (an answer, a random state)."""
+    if isinstance(value, list):
+        return tuple(_tuples(v) for v in value)
+    return value
+
+
+def _lists(value: Any) -> Any:
+    """JSON lists as the state's lists (nested)."""
+    if isinstance(value, list):
+        return [_lists(v) for v in value]
+    return value
