@@ -14,7 +14,6 @@ import pytest
 from click.testing import CliRunner
 
 from zsim.cli import main
-from zsim.components import default_box_dir, load_box
 from zsim.engine_build import ENGINE
 from zsim.game import Game
 from zsim.position import PositionError

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import base64
 import copy
+import gzip
 import json
 from collections import Counter
 
@@ -10,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from zsim.cli import main
-from zsim.game import play_game
+from zsim.game import Game, play_game
 from zsim.lineup import seat_game
 from zsim.runner import Experiment
 from zsim.runner.batch import start_run
@@ -82,6 +84,24 @@ def test_heuristic_bots_give_their_value_of_each_option_and_choose_the_best(reco
             values = [v for v in step["values"] if v is not None]
             assert step["values"][step["chosen"]] == max(values)
     assert valued > 20
+
+
+def test_every_decision_step_offers_the_position_at_its_question(recorded):
+    seated, _, record = recorded
+    texts = gzip.decompress(base64.b64decode(record["positions"])).decode().split("\x1e")
+    decisions = [step for step in record["steps"] if step["kind"] == "decision"]
+    assert [step["position"] for step in decisions] == list(range(len(texts)))
+    assert all("position" not in step for step in record["steps"] if step["kind"] != "decision")
+    for step in decisions[::7]:  # a sample: each one a game read back at that very question
+        game = Game.from_text(texts[step["position"]], seated.box)
+        decision = game.pending()
+        assert decision.kind == step["decision"] and decision.seat == step["by"]
+        assert json.loads(texts[step["position"]])["question"]["options"] == step["options"]
+    # the last question's position, played on with the recorded answers, ends as the game did
+    last = decisions[-1]
+    game = Game.from_text(texts[last["position"]], seated.box)
+    game.answer(game.pending().options[last["chosen"]])
+    assert game.over and game.result().scores == record["meta"]["result"]["scores"]
 
 
 def test_the_page_is_one_offline_file_with_the_record_inside(recorded):

@@ -5,6 +5,8 @@ The screenshots stay in pytest's temporary directory (``--basetemp`` to keep the
 
 from __future__ import annotations
 
+import json
+import time
 from collections import Counter
 
 import pytest
@@ -102,3 +104,29 @@ def test_the_slider_and_the_round_menu_move_too(game):
     assert where(browser).startswith(f"Step {first + 1} / {len(record['steps'])} · Round 3")
     browser.press(*RIGHT)  # the keys still work once the menu was used
     assert where(browser).startswith(f"Step {first + 2} /")
+
+
+def test_the_position_of_a_step_is_offered_as_text(game):
+    browser, _, record, folder = game
+    browser.press(*HOME)
+    for _ in range(5):
+        browser.press(*DOWN)  # the fifth decision
+    shown = int(where(browser).split()[1]) - 1
+    step = record["steps"][shown]
+    assert step["kind"] == "decision"
+    browser.press("p", 80)
+    text = ""
+    for _ in range(100):  # the texts are unpacked on first use, asynchronously
+        text = browser.evaluate("document.getElementById('position').value")
+        if text:
+            break
+        time.sleep(0.05)
+    position = json.loads(text)
+    assert position["question"]["kind"] == step["decision"]
+    assert position["question"]["options"] == step["options"]
+    help_text = browser.evaluate("document.getElementById('position-help').textContent")
+    assert f"step {shown + 1}," in help_text and "zsim play --from" in help_text
+    browser.screenshot(folder / "position.png")
+    browser.press("p", 80)  # and closed again
+    assert browser.evaluate("document.getElementById('position-panel').hidden") is True
+    assert browser.console_errors() == []

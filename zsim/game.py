@@ -526,9 +526,10 @@ class Game:
 
     # --- positions as text (zsim.position) -------------------------------------------------
 
-    def to_text(self) -> str:
+    def to_text(self, strategy_rngs: bool = True) -> str:
         """This game where it stands, as a position text (JSON; ``zsim.position``) that
-        ``Game.from_text`` continues; at a question, the question in words for the reader."""
+        ``Game.from_text`` continues; at a question, the question in words for the reader.
+        Without ``strategy_rngs`` the strategies' own random states are left out."""
         decision = self._pending or self._asking
         question = None
         if decision is not None:
@@ -538,7 +539,7 @@ class Game:
             question = {"seat": decision.seat, "kind": decision.kind,
                         "context": position.plain(decision.context),
                         "options": [describe(view, decision, o) for o in decision.options]}
-        return position.to_text(self.checkpoint(), self.t, question)
+        return position.to_text(self.checkpoint(), self.t, question, strategy_rngs)
 
     @classmethod
     def from_text(cls, text: str, box: Box,

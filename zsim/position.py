@@ -64,9 +64,11 @@ class PositionError(ValueError):
 # --- writing -------------------------------------------------------------------------------------
 
 
-def to_text(checkpoint: Any, t: Tables, question: dict[str, Any] | None = None) -> str:
+def to_text(checkpoint: Any, t: Tables, question: dict[str, Any] | None = None,
+            strategy_rngs: bool = True) -> str:
     """The text of a saved game (``zsim.game.Checkpoint``); ``question`` (the pending question
-    in words, for the reader) is written as given."""
+    in words, for the reader) is written as given; without ``strategy_rngs``, the bots' own
+    random states are left out (a reader then seeds them afresh)."""
     state: GameState = checkpoint.state
     names = t.card_name
     data: dict[str, Any] = {
@@ -98,7 +100,8 @@ def to_text(checkpoint: Any, t: Tables, question: dict[str, Any] | None = None) 
                        for field in ResultRecorder.__slots__}
     data["narration"] = checkpoint.narration
     data["rng"] = _rng_json(checkpoint.rng)
-    data["strategy_rngs"] = [_rng_json(r) for r in checkpoint.view_rngs]
+    if strategy_rngs:
+        data["strategy_rngs"] = [_rng_json(r) for r in checkpoint.view_rngs]
     return _dump(data)
 
 

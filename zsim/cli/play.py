@@ -22,7 +22,6 @@ from zsim.variants import parse as parse_variants
 from zsim.viewer.page import write_page
 from zsim.viewer.record import GameFailed, record_game, strategy_values
 
-
 SHOWN = 12  # options listed with their values by --ask, the best first
 
 

@@ -14,6 +14,8 @@ and so is each distinct player board: a snapshot names its players' boards by th
 
 from __future__ import annotations
 
+import base64
+import gzip
 import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from zsim.components.schema import COLOURS, COURT_ACTIONS, OFFICIALS, REGIONS, SUITS
 from zsim.describe import describe, question
 from zsim.game import Game, GameResult
+from zsim.rules.lisi import LiSiSeat
 from zsim.rules.scoring import CATEGORIES, IN_GAME_CATEGORIES
 from zsim.rules.tables import CARD_TYPES
 from zsim.state import GameState, PlayerState
@@ -153,7 +156,37 @@ def record_game(seated: SeatedGame) -> tuple[GameResult, dict[str, Any]]:
         result = game.play()
     except Exception as error:
         raise GameFailed(error, recorder.failed(game, error)) from error
-    return result, recorder.finish(game, result)
+    record = recorder.finish(game, result)
+    record["positions"] = packed_positions(seated, record["steps"])
+    return result, record
+
+
+POSITION_BREAK = "\x1e"  # between two position texts in the packed list
+
+
+def positions(seated: SeatedGame, steps: list[dict[str, Any]]) -> list[str]:
+    """The position text (``Game.to_text``) at each decision step, in order: the game is played
+    again with the answers recorded, every seat answered from outside but Li Si's. The bots'
+    own random states are left out of these texts (``zsim play --from`` seeds them afresh)."""
+    seats = [s if isinstance(s, LiSiSeat) else None for s in seated.strategies]
+    game = Game(seated.box, seats, seated.seed, seated.options)
+    texts = []
+    for step in steps:
+        if step["kind"] != "decision":
+            continue
+        decision = game.pending()
+        assert decision is not None and decision.kind == step["decision"]
+        step["position"] = len(texts)
+        texts.append(game.to_text(strategy_rngs=False))
+        game.answer(decision.options[step["chosen"]])
+    return texts
+
+
+def packed_positions(seated: SeatedGame, steps: list[dict[str, Any]]) -> str:
+    """``positions``, joined and gzipped, as base64 text: consecutive positions differ little,
+    so a game's hundreds of texts take a few hundred kB (the page unpacks them on demand)."""
+    joined = POSITION_BREAK.join(positions(seated, steps)).encode()
+    return base64.b64encode(gzip.compress(joined, compresslevel=9, mtime=0)).decode("ascii")
 
 
 # --- what a snapshot holds -------------------------------------------------------------------
