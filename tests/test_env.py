@@ -1,0 +1,166 @@
+"""The environments of ``zsim.env``: each passes its library's own checker and plays whole
+games, and what they play is zsim's game."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import numpy as np
+import pytest
+
+pytest.importorskip("gymnasium")
+pytest.importorskip("pettingzoo")
+pyspiel = pytest.importorskip("pyspiel")
+
+import gymnasium  # noqa: E402
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from open_spiel.python.algorithms import evaluate_bots, mcts  # noqa: E402
+from open_spiel.python.bots import uniform_random  # noqa: E402
+from pettingzoo.test import api_test  # noqa: E402
+
+from zsim.encode.codec import UnknownAction  # noqa: E402
+from zsim.env import openspiel_game  # noqa: E402
+from zsim.env.episode import final_rewards  # noqa: E402
+from zsim.env.gym_env import ENV_ID, ZsimEnv  # noqa: E402
+from zsim.env.pettingzoo_env import ZsimAEC  # noqa: E402
+from zsim.game import Game  # noqa: E402
+
+
+def test_pettingzoo_api_test_passes():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # its notes on dict observations with action masks
+        api_test(ZsimAEC(players=3, render_mode="ansi"), num_cycles=200)
+
+
+def random_aec_game(env: ZsimAEC, seed: int) -> dict[str, float]:
+    """A whole game through the AEC loop, each agent picking a legal action at random."""
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, _ = env.last()
+        totals[agent] += reward
+        if termination or truncation:
+            env.step(None)
+            continue
+        assert observation["action_mask"].any()
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    return totals
+
+
+def test_a_pettingzoo_game_is_a_zsim_game_and_pays_the_margin(box):
+    env = ZsimAEC(players=2)
+    totals = random_aec_game(env, 5)
+    result = env.episode.game.result()
+    assert list(totals.values()) == final_rewards(result, "margin")
+    vp = [s["vp_total"] for s in result.scores]
+    assert totals["player_0"] == vp[0] - vp[1] == -totals["player_1"]
+    # the same seed, the same game
+    assert random_aec_game(ZsimAEC(players=2), 5) == totals
+    wins = random_aec_game(ZsimAEC(players=2, reward="win"), 5)
+    assert sorted(wins.values()) in ([0.0, 1.0], [0.5, 0.5])
+
+
+def test_only_the_seat_asked_has_legal_actions():
+    env = ZsimAEC(players=3)
+    env.reset(seed=2)
+    for _ in range(30):
+        asked = env.agent_selection
+        masks = {agent: env.observe(agent)["action_mask"] for agent in env.agents}
+        assert masks[asked].sum() == len(env.episode.decision.options)
+        assert all(not mask.any() for agent, mask in masks.items() if agent != asked)
+        env.step(int(np.flatnonzero(masks[asked])[0]))
+
+
+def test_gymnasium_check_env_passes():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the observation's unbounded top
+        check_env(ZsimEnv(opponents=["greedy"]), skip_render_check=True)
+        check_env(gymnasium.make(ENV_ID, opponents=["random", "basic"]).unwrapped,
+                  skip_render_check=True)
+
+
+def test_a_gymnasium_episode_against_strategies_is_their_game():
+    env = ZsimEnv(opponents=["greedy"], seat=1)
+    observation, _ = env.reset(seed=11)
+    rng = np.random.default_rng(0)
+    reward, done, steps = 0.0, False, 0
+    while not done:
+        legal = np.flatnonzero(observation["action_mask"])
+        assert len(legal) == len(env.episode.decision.options) and env.episode.decision.seat == 1
+        observation, reward, done, truncated, _ = env.step(int(rng.choice(legal)))
+        assert not truncated
+        steps += 1
+    result = env.episode.game.result()
+    assert result.strategies == ["greedy", "outside"]
+    vp = [s["vp_total"] for s in result.scores]
+    assert reward == vp[1] - vp[0] and steps > 30
+
+
+def test_an_illegal_action_is_refused_without_moving_the_game():
+    env = ZsimEnv(opponents=["random"], max_illegal=3)
+    observation, _ = env.reset(seed=1)
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    before = env.episode.game.to_text()
+    for i in range(3):
+        observation, reward, done, truncated, info = env.step(illegal)
+        assert reward == -1.0 and info["illegal"] and not done and truncated == (i == 2)
+    assert env.episode.game.to_text() == before
+    strict = ZsimEnv(opponents=["random"], illegal="raise")
+    strict.reset(seed=1)
+    with pytest.raises(UnknownAction):
+        strict.step(illegal)
+
+
+def test_openspiel_mcts_and_evaluate_bots_play_whole_games():
+    game = pyspiel.load_game(openspiel_game.SHORT_NAME, {"players": 2, "seed": 3})
+    rng = np.random.RandomState(0)
+    bots = [mcts.MCTSBot(game, 2.0, 2, mcts.RandomRolloutEvaluator(1, rng), random_state=rng),
+            uniform_random.UniformRandomBot(1, rng)]
+    for _ in range(2):
+        returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
+        assert len(returns) == 2 and returns[0] == -returns[1] and returns[0] != 0
+
+
+def test_openspiel_states_are_zsim_games():
+    game = pyspiel.load_game(openspiel_game.SHORT_NAME, {"players": 3, "reward": "win"})
+    state = game.new_initial_state()
+    assert game.num_distinct_actions() == state.episode.codec.size
+    rng = random.Random(4)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        assert legal == sorted(legal) and state.current_player() == state.episode.decision.seat
+        if len(state.history()) == 40:
+            clone = state.clone()  # Game.fork(): the same game, apart
+            assert clone.history() == state.history() and clone.episode is not state.episode
+            assert clone.episode.game.to_text() == state.episode.game.to_text()
+            seat = state.current_player()
+            other = state.resample_from_infostate(seat, random.Random(9).random)
+            assert np.array_equal(other.episode.observation(seat),
+                                  state.episode.observation(seat))
+            # the draw decks (hidden from everyone) are dealt again
+            assert other.episode.game.state.decks != state.episode.game.state.decks
+        state.apply_action(rng.choice(legal))
+    returns = state.returns()
+    assert sum(returns) == pytest.approx(1.0) and max(returns) > 0
+    # the same answers to the same seed in the engine itself: the same game
+    assert state.episode.game.result().scores == replay(state)
+
+
+def replay(state) -> list:
+    game = Game(state.episode.box, [None] * 3, state.episode.game.seed)
+    codec = state.episode.codec
+    for action in state.history():
+        decision = game.pending()
+        game.answer(codec.option(decision, action))
+    return game.result().scores
+
+
+def test_a_bad_reward_or_table_is_refused():
+    with pytest.raises(ValueError, match="reward 'vp'"):
+        ZsimAEC(reward="vp")
+    with pytest.raises(ValueError, match="opponents"):
+        ZsimEnv(opponents=["random"] * 4)
+    with pytest.raises(ValueError, match="seat 2"):
+        ZsimEnv(opponents=["random"], seat=2)

@@ -1,0 +1,119 @@
+"""One game as the environments see it: the question pending, what the seat asked observes,
+the legal actions, and the reward at the end.
+
+Shared by the PettingZoo, Gymnasium and OpenSpiel front ends (``zsim.env``), so that all three
+number actions with one codec (``zsim.encode.codec``), observe with one encoder
+(``zsim.encode.observation``) and score the end of a game in one way.
+
+Reward (``REWARDS``), paid once, when the game ends, to every seat:
+
+- ``margin``: the seat's final VP minus the best final VP among the other players (positive for
+  the winner, by how much it won; zero-sum only at two players);
+- ``win``: the seat's share of the win, 1 for the sole winner, 1/k for each of k tied winners,
+  0 for the others.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from zsim.components import Box, default_box_dir, load_box
+from zsim.encode.codec import Codec, codec
+from zsim.encode.observation import layout, observe
+from zsim.game import Game, GameResult
+
+if TYPE_CHECKING:
+    from zsim.decisions import Decision
+
+REWARDS = ("margin", "win")
+
+
+def default_box() -> Box:
+    """The built-in box (``configs/components``), loaded once."""
+    global _BOX
+    if _BOX is None:
+        _BOX = load_box(default_box_dir())
+    return _BOX
+
+
+_BOX: Box | None = None
+
+
+def final_rewards(result: GameResult, reward: str) -> list[float]:
+    """Each seat's reward at the end of a game (see the module docstring)."""
+    totals = [s["vp_total"] for s in result.scores]
+    if reward == "win":
+        return [1.0 / len(result.winners) if seat in result.winners else 0.0
+                for seat in range(len(totals))]
+    return [float(total - max(t for other, t in enumerate(totals) if other != seat))
+            for seat, total in enumerate(totals)]
+
+
+def check_reward(reward: str) -> str:
+    if reward not in REWARDS:
+        raise ValueError(f"reward {reward!r}: one of {', '.join(REWARDS)}")
+    return reward
+
+
+class Episode:
+    """A game in progress, answered through action ids: ``decision`` is the question pending
+    (None once the game is over)."""
+
+    def __init__(self, box: Box, seats: list[Any], seed: int) -> None:
+        self.box = box
+        self.game = Game(box, seats, seed)
+        self.codec: Codec = codec(box, self.game.n)
+        self.size = layout(self.game.t, self.game.n).size
+        self.decision: Decision | None = self.game.pending()
+
+    @classmethod
+    def of(cls, game: Game) -> Episode:
+        """An episode around a game already under way (a fork, a position read from text)."""
+        episode = cls.__new__(cls)
+        episode.box, episode.game = game.t.box, game
+        episode.codec = codec(game.t.box, game.n)
+        episode.size = layout(game.t, game.n).size
+        episode.decision = game.pending()
+        return episode
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Episode:
+        """A copy to continue apart: ``Game.fork()`` (what OpenSpiel's ``clone`` makes)."""
+        return Episode.of(self.game.fork())
+
+    @property
+    def over(self) -> bool:
+        return self.decision is None
+
+    def observation(self, seat: int) -> np.ndarray:
+        """What ``seat`` observes now, with the kind of the question when it is the one asked."""
+        asked = self.decision is not None and self.decision.seat == seat
+        return observe(self.game.views[seat], self.decision.kind if asked else None)
+
+    def mask(self, seat: int) -> np.ndarray:
+        """The legal actions of ``seat`` (all false unless it is the seat asked)."""
+        if self.decision is None or self.decision.seat != seat:
+            return np.zeros(self.codec.size, dtype=np.int8)
+        return self.codec.mask(self.decision).astype(np.int8)
+
+    def legal(self) -> list[int]:
+        """The ids of the pending question's options, ascending."""
+        return sorted(self.codec.legal(self.decision)) if self.decision is not None else []
+
+    def play(self, action: int) -> None:
+        """Answer the pending question with the option of id ``action`` (``UnknownAction``
+        for an id that is not one of its options)."""
+        assert self.decision is not None, "the game is over"
+        self.decision = self.game.answer(self.codec.option(self.decision, action))
+
+    def rewards(self, reward: str) -> list[float]:
+        return final_rewards(self.game.result(), reward)
+
+
+def seed_from(rng: np.random.Generator | random.Random) -> int:
+    """A game seed drawn from an environment's RNG."""
+    if isinstance(rng, random.Random):
+        return rng.getrandbits(31)
+    return int(rng.integers(2**31))
