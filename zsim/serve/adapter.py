@@ -1,11 +1,10 @@
 """What the playtest app reads of the engine's decisions, in one place.
 
 The app shows a question and its options in plain words, marks on the board where each option
-acts, and saves answers as plain JSON. All three read the engine's decision options, whose
-shape is today a bare tuple, int or string per kind (``zsim.decisions.KINDS``) and whose words
-live with the terminal's human seat (``zsim.strategies.human``). Keeping every such read here
-means that when the options become typed values with their own ``describe``, this module is
-the one to change.
+acts, and saves answers as plain JSON. All three read the engine's decision options, typed per
+kind (``zsim.kinds.KINDS``: named tuples, ints and words), and their words
+(``zsim.describe``). Keeping every such read here means that a change of the options' shape is
+made in this module alone.
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from zsim.decisions import Decision
-from zsim.strategies.human import describe, question
+from zsim.describe import describe, question
 from zsim.view import PlayerView
 
 # the decision kinds whose answer the other players learn only later: the Starting tiles are
