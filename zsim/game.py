@@ -553,7 +553,8 @@ class Game:
         if narrate and saved.narration is None:
             saved.narration = []
         lisi_state = saved.state.lisi
-        seats = list(strategies) if strategies is not None else [None] * saved.state.n
+        seats: list[Player | LiSiSeat | None] = (
+            list(strategies) if strategies is not None else [None] * saved.state.n)
         if len(seats) != saved.state.n:
             raise position.PositionError(f"the position has {saved.state.n} players, not "
                                          f"{len(seats)} seats")
