@@ -23,7 +23,7 @@ docs/research.md; in short, one JSON object:
 A position written by hand may leave any key out: it then takes the value a fresh setup of
 ``seed`` gives, player by player and field by field, and the cards the text puts anywhere are
 taken out of the draw decks (unless it gives the decks). Every key is read by the state's own
-field lists (``__slots__``), so a field added to the state is written and read with no change
+field lists (``fields``), so a field added to the state is written and read with no change
 here.
 """
 
@@ -61,6 +61,14 @@ class PositionError(ValueError):
     """A position text that cannot be read: the message names the key."""
 
 
+def fields(cls: type) -> tuple[str, ...]:
+    """A state class's fields, sorted: its ``__slots__`` as Python runs it, the attributes a
+    compiled class declares (``__mypyc_attrs__``) as the compiled engine does, so that both
+    builds write the same text."""
+    names = getattr(cls, "__slots__", None) or getattr(cls, "__mypyc_attrs__", ())
+    return tuple(sorted(names))
+
+
 # --- writing -------------------------------------------------------------------------------------
 
 
@@ -86,10 +94,10 @@ def to_text(checkpoint: Any, t: Tables, question: dict[str, Any] | None = None,
         data["question"] = question
     data["answers"] = [plain(a) for a in checkpoint.answers]
     data["board"] = {field: _field(field, getattr(state, field), names)
-                     for field in GameState.__slots__
+                     for field in fields(GameState)
                      if field not in ("players", "hands", "decks", "n", "round", "stage", "step")}
     data["players"] = [{field: _field(field, getattr(p, field), names)
-                        for field in PlayerState.__slots__ if field != "seat"}
+                        for field in fields(PlayerState) if field != "seat"}
                        for p in state.players]
     data["hands"] = [_field("hands", hand, names) for hand in state.hands]
     data["decks"] = [_field("decks", deck, names) for deck in state.decks]
@@ -97,7 +105,7 @@ def to_text(checkpoint: Any, t: Tables, question: dict[str, Any] | None = None,
     data["told"] = checkpoint.told
     data["setup"] = checkpoint.setup
     data["records"] = {field: plain(getattr(checkpoint.records, field))
-                       for field in ResultRecorder.__slots__}
+                       for field in fields(ResultRecorder)}
     data["narration"] = checkpoint.narration
     data["rng"] = _rng_json(checkpoint.rng)
     if strategy_rngs:
@@ -113,10 +121,10 @@ def _field(name: str, value: Any, names: tuple[str, ...]) -> Any:
     """One field as JSON: cards by name, Wall sections, Mausoleum spots and Li Si by their
     fields, the rest as plain lists and numbers."""
     if isinstance(value, (WallSection, MausoleumSpot)):
-        return {slot: plain(getattr(value, slot)) for slot in type(value).__slots__}
+        return {slot: plain(getattr(value, slot)) for slot in fields(type(value))}
     if isinstance(value, LiSi):
-        fields = {slot: plain(getattr(value, slot)) for slot in LiSi.__slots__ if slot != "card"}
-        return {"level": value.card.level, **fields}
+        own = {slot: plain(getattr(value, slot)) for slot in fields(LiSi) if slot != "card"}
+        return {"level": value.card.level, **own}
     if isinstance(value, list) and value and isinstance(value[0], (WallSection, MausoleumSpot)):
         return [_field(name, v, names) for v in value]
     if name in CARD_FIELDS:
@@ -260,17 +268,17 @@ def _read_state(data: dict[str, Any], state: GameState, ids: dict[str, int], box
     if not isinstance(board, dict):
         raise PositionError("board: expected a mapping of the table's fields")
     for field, value in board.items():
-        if field not in GameState.__slots__ or field in ("players", "hands", "decks", "n"):
+        if field not in fields(GameState) or field in ("players", "hands", "decks", "n"):
             raise PositionError(f"board.{field}: no such field of the table")
         setattr(state, field, _value(f"board.{field}", field, value, getattr(state, field),
                                      ids, box, placed))
     players = data.get("players", [])
     if not isinstance(players, list) or len(players) > state.n:
         raise PositionError(f"players: expected a list of at most {state.n} player boards")
-    for seat, fields in enumerate(players):
+    for seat, given in enumerate(players):
         p = state.players[seat]
-        for field, value in fields.items():
-            if field not in PlayerState.__slots__ or field == "seat":
+        for field, value in given.items():
+            if field not in fields(PlayerState) or field == "seat":
                 raise PositionError(f"players[{seat}].{field}: no such field of a player")
             setattr(p, field, _value(f"players[{seat}].{field}", field, value,
                                      getattr(p, field), ids, box, placed))
@@ -350,7 +358,7 @@ def _lisi(where: str, value: Any, box: Box) -> LiSi:
     if value.get("level") not in cards:
         raise PositionError(f"{where}.level: Li Si plays at level {', '.join(map(str, cards))}")
     lisi = LiSi(value["seat"], cards[value["level"]])
-    for field in LiSi.__slots__:
+    for field in fields(LiSi):
         if field not in ("seat", "card") and field in value:
             setattr(lisi, field, _tuple_items(value[field])
                     if field == "palace_tiles" else list(value[field]))
@@ -365,7 +373,7 @@ def _records(value: Any, n: int) -> ResultRecorder:
     records = ResultRecorder(n)
     if value is None:
         return records
-    for field in ResultRecorder.__slots__:
+    for field in fields(ResultRecorder):
         if field in value:
             rows = value[field]
             setattr(records, field, list(rows) if field == "start_tiles"
