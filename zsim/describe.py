@@ -108,10 +108,6 @@ def _wall(view: PlayerView, o: WallSlot) -> str:
             f"costs {section.tiers[o.slot]} Worker(s)")
 
 
-def _elixir(view: PlayerView, o: ElixirCard) -> str:
-    return f"place {card_text(view, o.card)} in {REGION_NAMES[o.region]}"
-
-
 def _activation(view: PlayerView, o: Activation) -> str:
     return f"activate {card_text(view, o.card)}"
 
@@ -125,14 +121,15 @@ def _worker_move(view: PlayerView, o: WorkerMove) -> str:
     return f"move a Worker from {REGION_NAMES[o.source]} to {REGION_NAMES[o.target]}"
 
 
-def _alchemist(view: PlayerView, o: AlchemistCard) -> str:
+def _placement(view: PlayerView, o: ElixirCard | AlchemistCard) -> str:
+    """An Alchemist card placed in a region (by an Elixir symbol or an effect)."""
     return f"place {card_text(view, o.card)} in {REGION_NAMES[o.region]}"
 
 
 TYPES: dict[type, Callable[[PlayerView, Any], str]] = {
     Unify: _unify, Court: _court, Discard: _discard, Recruit: _recruit, WallSlot: _wall,
-    ElixirCard: _elixir, Activation: _activation, Move: _official_move,
-    OfficialMove: _official_move, WorkerMove: _worker_move, AlchemistCard: _alchemist,
+    ElixirCard: _placement, Activation: _activation, Move: _official_move,
+    OfficialMove: _official_move, WorkerMove: _worker_move, AlchemistCard: _placement,
 }
 
 

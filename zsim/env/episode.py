@@ -16,6 +16,7 @@ Reward (``REWARDS``), paid once, when the game ends, to every seat:
 from __future__ import annotations
 
 import random
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -31,15 +32,10 @@ if TYPE_CHECKING:
 REWARDS = ("margin", "win")
 
 
+@cache
 def default_box() -> Box:
     """The built-in box (``configs/components``), loaded once."""
-    global _BOX
-    if _BOX is None:
-        _BOX = load_box(default_box_dir())
-    return _BOX
-
-
-_BOX: Box | None = None
+    return load_box(default_box_dir())
 
 
 def final_rewards(result: GameResult, reward: str) -> list[float]:
