@@ -100,7 +100,7 @@ def environments(box: Any, games: int) -> None:
     import numpy as np
     import pyspiel
 
-    from zsim.env import openspiel_game  # noqa: F401  (registers the game)
+    from zsim.env import openspiel_game  # (importing it registers the game)
     from zsim.env.gym_env import ZsimEnv
     from zsim.env.pettingzoo_env import ZsimAEC
     from zsim.game import play_game
