@@ -21,6 +21,19 @@ others). With ``iterations`` (the default) it is deterministic given the game se
 tie-breaks and the policy's draws come from the view's RNG. ``seconds`` > 0 searches for that long
 instead, however many iterations that is, so its games depend on the machine's speed and load
 and are not reproducible.
+
+``root='halving'`` spends the budget differently: no tree, but the same ``iterations`` deals
+shared by every candidate at the root (each candidate tried on the same redeal and the same later
+chances, so that the luck of a deal cancels out of their comparison) and sequential halving
+(each round gives the candidates still in an equal share of the budget on the deals so far and
+drops the worse half, so the budget goes to the options that are close). ``prior`` adds the
+heuristic's own value of each option (in VP, times ``prior``) to the mean it is judged by.
+``kinds`` names the questions searched besides ``turn`` (``all``: the Starting tile, the
+rewards, the Elixir, the Palace and Governor tiles, the Master Alchemist and the soldiers'
+tokens); those are always searched by halving, a flat question with few options. ``leaf='model'``
+values a fork at its horizon with a learned value model (``zsim.learn.model``; ``model``: its
+file, by default the one shipped for the game's player count) instead of the heuristic's
+``standing``, so that short playouts can stand in for long ones.
 """
 
 from __future__ import annotations
@@ -28,12 +41,28 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from zsim.decisions import Decision
+from zsim.strategies.base import METHODS
 from zsim.strategies.heuristic import HeuristicStrategy, nothing_to_weigh
-from zsim.strategies.search import Driver, check_policy, play_out, policy, preferred
+from zsim.strategies.search import (
+    Driver,
+    Evaluate,
+    check_policy,
+    play_out,
+    policy,
+    preferred,
+)
 from zsim.view import PlayerView
+
+ROOTS = ("ucb", "halving")
+LEAVES = ("standing", "model")
+# the questions besides ``turn`` that ``kinds='all'`` searches: those whose answer shapes the
+# game (the heuristic answers the sub-questions of a Court action at once, as before)
+SEARCHABLE = ("start_tile", "reward", "elixir", "palace_tile", "governor_slot", "master",
+              "unlock", "emperor")
 
 
 def _widening(visits: int) -> int:
@@ -59,41 +88,103 @@ class Node:
 class MctsStrategy(HeuristicStrategy):
     name = "mcts"
     description = ("information-set MCTS at the turn question (parameters: iterations, seconds, "
-                   "rollout heuristic|basic|random, horizon, width, exploration, and heuristic "
+                   "rollout heuristic|basic|random, horizon, width, exploration, root "
+                   "ucb|halving, prior, kinds, leaf standing|model, model, and heuristic "
                    "weights)")
     forks = True  # the engine keeps the snapshots a fork needs
 
     def __init__(self, iterations: int = 12, seconds: float = 0.0, rollout: str = "heuristic",
                  horizon: int = 0, width: int = 8, exploration: float = 3.0,
-                 **weights: float) -> None:
+                 root: str = "ucb", prior: float = 0.0, kinds: str = "turn",
+                 leaf: str = "standing", model: str = "", **weights: float) -> None:
         check_policy(rollout)
         if iterations < 1:
             raise ValueError(f"iterations={iterations}: expected at least 1")
-        if seconds < 0 or horizon < 0 or width < 0 or exploration < 0:
-            raise ValueError("seconds, horizon, width and exploration must not be negative")
+        if seconds < 0 or horizon < 0 or width < 0 or exploration < 0 or prior < 0:
+            raise ValueError("seconds, horizon, width, exploration and prior must not be "
+                             "negative")
+        if root not in ROOTS:
+            raise ValueError(f"root {root!r}: expected one of {', '.join(ROOTS)}")
+        if leaf not in LEAVES:
+            raise ValueError(f"leaf {leaf!r}: expected one of {', '.join(LEAVES)}")
+        if seconds and root != "ucb":
+            raise ValueError("seconds: a budget in seconds works with root='ucb' only")
+        if leaf == "model" and not horizon:
+            raise ValueError("leaf='model' values a fork at its horizon: give horizon >= 1")
         super().__init__(**weights)
         self.iterations, self.seconds = int(iterations), float(seconds)
         self.rollout, self.horizon, self.width = rollout, int(horizon), int(width)
-        self.exploration = float(exploration)
+        self.exploration, self.root, self.prior = float(exploration), root, float(prior)
+        self.kinds = searched_kinds(kinds)
+        self.leaf, self.model = leaf, model
 
-    def choose_turn(self, view: PlayerView, decision: Decision) -> Any:
-        if nothing_to_weigh(decision):
-            return super().choose_turn(view, decision)
+    def search(self, view: PlayerView, decision: Decision) -> Any:
+        """The searched answer to a question of ``kinds`` (the heuristic's own bookkeeping of
+        the turn's estimates has run: the question comes through ``choose``)."""
+        if decision.kind == "turn" and nothing_to_weigh(decision):
+            return HeuristicStrategy.choose_turn(self, view, decision)
         judge = HeuristicStrategy(**self.params)
+        if decision.kind == "turn" and self.root == "ucb":
+            return self._tree(view, decision, judge)
+        return self._halving(view, decision, judge, judge.option_values(view, decision))
+
+    def _fast(self, judge: HeuristicStrategy) -> Any:
+        return judge if self.rollout == "heuristic" else policy(self.rollout, self.params)
+
+    def _evaluate(self, view: PlayerView) -> Evaluate | None:
+        """The leaf evaluation: None for the heuristic's standing, else the model's."""
+        if self.leaf == "standing":
+            return None
+        from zsim.learn.model import leaf_value  # numpy only, loaded once per process
+
+        return leaf_value(self.model, view)
+
+    # --- the flat root: common deals and sequential halving -------------------------------
+
+    def _halving(self, view: PlayerView, decision: Decision, judge: HeuristicStrategy,
+                 values: list[float | None]) -> Any:
+        """Sequential halving over the root's candidates, every candidate on the same deals."""
+        order = sorted(range(len(decision.options)), key=lambda i: -(values[i] or 0.0))
+        alive = [decision.options[i] for i in order[:self.width or None]]
+        prior = {decision.options[i]: (values[i] or 0.0) * self.prior for i in order}
+        rng = random.Random(view.rng.getrandbits(64))
+        if len(alive) == 1:
+            return alive[0]
+        fast, evaluate = self._fast(judge), self._evaluate(view)
+        rounds = max(1, math.ceil(math.log2(len(alive))))
+        totals = dict.fromkeys(alive, 0.0)
+        deals = spent = 0
+        for done in range(rounds):
+            share = max(1, (self.iterations - spent) // ((rounds - done) * len(alive)))
+            for seed in [rng.getrandbits(64) for _ in range(share)]:
+                for option in alive:
+                    driver = Driver(view.seat, _leave, fast, judge, self.horizon, evaluate,
+                                    first=option)
+                    totals[option] += play_out(view, random.Random(seed), driver)
+                    spent += 1
+            deals += share
+            keep = math.ceil(len(alive) / 2) if done < rounds - 1 else 1
+            # a stable sort: among equals the heuristic's favourite stays ahead
+            alive = sorted(alive, key=lambda o: -(totals[o] / deals + prior[o]))[:keep]
+        return alive[0]
+
+    # --- the tree at the turn question --------------------------------------------------------
+
+    def _tree(self, view: PlayerView, decision: Decision, judge: HeuristicStrategy) -> Any:
         candidates = preferred(judge, view, decision, self.width)
-        fast = judge if self.rollout == "heuristic" else policy(self.rollout, self.params)
+        fast, evaluate = self._fast(judge), self._evaluate(view)
         rng = random.Random(view.rng.getrandbits(64))
         root = Node()
         deadline = time.perf_counter() + self.seconds if self.seconds else None
         done = 0
         while done < self.iterations if deadline is None else time.perf_counter() < deadline:
-            self._iterate(view, root, candidates, rng, judge, fast)
+            self._iterate(view, root, candidates, rng, judge, fast, evaluate)
             done += 1
         return max(candidates, key=lambda o: root.children[o].visits
                    if o in root.children else -1)
 
     def _iterate(self, view: PlayerView, root: Node, candidates: list, rng: random.Random,
-                 judge: HeuristicStrategy, fast: Any) -> None:
+                 judge: HeuristicStrategy, fast: Any, evaluate: Evaluate | None) -> None:
         """One deal, one walk down the tree, one node added, a playout, and its value backed up
         the path."""
         path = [root]
@@ -122,7 +213,7 @@ class MctsStrategy(HeuristicStrategy):
             path.append(child)
             return option
 
-        driver = Driver(seat, pick, fast, judge, self.horizon)
+        driver = Driver(seat, pick, fast, judge, self.horizon, evaluate)
         value = play_out(view, random.Random(rng.getrandbits(64)), driver)
         for node in path:
             node.visits += 1
@@ -139,3 +230,39 @@ class MctsStrategy(HeuristicStrategy):
                 math.log(max(child.available, 1)) / child.visits)
 
         return max(legal, key=ucb)
+
+
+def _searching(kind: str) -> Callable[[MctsStrategy, PlayerView, Decision], Any]:
+    """The answer to a ``kind`` question: searched when the bot searches that kind, the
+    heuristic's otherwise."""
+    heuristic = getattr(HeuristicStrategy, METHODS[kind])
+
+    def answer(self: MctsStrategy, view: PlayerView, decision: Decision) -> Any:
+        if kind in self.kinds:
+            return self.search(view, decision)
+        return heuristic(self, view, decision)
+
+    answer.__doc__ = f"The {kind!r} question: searched if ``kinds`` names it."
+    return answer
+
+
+for _kind in ("turn", *SEARCHABLE):
+    setattr(MctsStrategy, METHODS[_kind], _searching(_kind))
+
+
+def _leave(view: PlayerView, decision: Decision, turns: int) -> None:
+    """Below a flat root every question goes to the playout policy."""
+    return None
+
+
+def searched_kinds(kinds: str) -> frozenset[str]:
+    """The questions a search answers: ``turn`` and those named (comma-separated; ``all``:
+    every kind of ``SEARCHABLE``)."""
+    names = {k.strip() for k in kinds.split(",") if k.strip()}
+    if "all" in names:
+        names = (names - {"all"}) | set(SEARCHABLE)
+    unknown = sorted(names - {"turn", *SEARCHABLE})
+    if unknown:
+        raise ValueError(f"kinds: {unknown[0]!r} is not searched; expected turn, all, or some "
+                         f"of {', '.join(SEARCHABLE)}")
+    return frozenset(names | {"turn"})

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from zsim.decisions import Decision
@@ -31,6 +32,9 @@ from zsim.strategies.random_bot import RandomStrategy
 from zsim.view import PlayerView
 
 Pick = Callable[[PlayerView, Decision, int], Any]  # a search's answer to a turn question
+# the value of a fork's position for the searching seat, at the horizon: (fork, the seat's view
+# there, the turn question it stands at) -> a margin in VP
+Evaluate = Callable[[Any, PlayerView, Decision], float]
 # the policies a search may play its forks with, by name (``heuristic``: the bot's own weights)
 POLICIES = ("heuristic", "basic", "random")
 
@@ -79,24 +83,34 @@ class Driver(Strategy):
     the searching seat came before this one in the fork, the searched one being the first),
     which returns an option, or ``None`` to leave the question to ``policy``; every other
     question goes to ``policy``. The searching seat's ``horizon``-th turn question after the
-    searched one ends the fork with ``Horizon`` (``horizon`` 0: the fork is played to the end).
+    searched one ends the fork with ``Horizon`` (``horizon`` 0: the fork is played to the end),
+    valued there by ``evaluate`` (``standing`` unless given another).
+
+    ``first``, when given, answers the fork's first question, whatever its kind: the option a
+    search tries at its root. That question counts as the searched one, a turn question or not,
+    so with ``horizon`` 1 the fork stops at the seat's next turn question.
     """
 
     name = "search driver"
 
     def __init__(self, seat: int, pick: Pick, policy: Strategy, judge: HeuristicStrategy,
-                 horizon: int) -> None:
+                 horizon: int, evaluate: Evaluate | None = None, first: Any = None) -> None:
         self.seat, self.pick, self.policy, self.judge = seat, pick, policy, judge
         self.horizon = horizon
+        self.evaluate: Evaluate = evaluate or partial(standing, judge=judge)
+        self.first, self.trying = first, first is not None
         self.turns = 0  # the searching seat's turn questions seen so far in the fork
         self.game: Any = None  # the fork it plays, which the search owns
 
     def choose(self, view: PlayerView, decision: Decision) -> Any:
+        if self.trying:  # the root question, answered with the option tried
+            self.trying, self.turns = False, 1
+            return self.first
         if decision.kind == "turn":
             turns = self.turns
             if view.seat == self.seat:
                 if self.horizon and turns == self.horizon:
-                    raise Horizon(standing(self.game, view, decision, self.judge))
+                    raise Horizon(self.evaluate(self.game, view, decision))
                 self.turns += 1
             choice = self.pick(view, decision, turns)
             if choice is not None:
@@ -115,7 +129,8 @@ def play_out(view: PlayerView, rng: random.Random, driver: Driver) -> float:
     return margin([s["vp_total"] for s in result.scores], view.seat)
 
 
-def standing(fork: Any, view: PlayerView, decision: Decision, judge: HeuristicStrategy) -> float:
+def standing(fork: Any, view: PlayerView, decision: Decision, *,
+             judge: HeuristicStrategy) -> float:
     """The seat's margin if the fork ended now, plus the heuristic's value of its best option
     at this turn question of the fork (see the module docstring)."""
     totals = [s["vp_total"] for s in scoring.final_scores(fork)]

@@ -27,7 +27,9 @@ from zsim.strategies.registry import UnknownStrategy, resolve
 from zsim.strategies.search import Driver, Horizon, margin, play_out
 
 MCTS = "mcts(iterations=3, width=3, horizon=1)"
-BOTS = ["lookahead", MCTS]
+# common deals, sequential halving, and a search at every question that matters
+FLAT = "mcts(root='halving', iterations=3, width=3, horizon=1, kinds='all')"
+BOTS = ["lookahead", MCTS, FLAT]
 
 
 @pytest.mark.parametrize("bot", BOTS)
@@ -257,5 +259,64 @@ def test_a_budget_in_seconds_plays_a_game(box):
     ("lookahead(palaces=-1)", "palaces"),
 ])
 def test_bad_parameters_are_refused_naming_them(spec, message):
+    with pytest.raises(UnknownStrategy, match=message):
+        resolve(spec)
+
+
+HALVING = "mcts(root='halving', iterations=8, width=4, horizon=1)"
+
+
+def test_halving_tries_every_candidate_on_the_same_deals_and_keeps_to_its_budget(box, monkeypatch):
+    from zsim.strategies import mcts
+
+    game = at_turn(box, 2, 6, 9)
+    view = game.views[game.pending().seat]
+    tried = []
+
+    def spy(v, rng, driver):
+        seed = rng.getrandbits(64)
+        tried.append((driver.first, seed))
+        return float(hash((driver.first, seed)) % 7)
+
+    monkeypatch.setattr(mcts, "play_out", spy)
+    choice = resolve(HALVING).choose(view, game.pending())
+    deals: dict = {}
+    for option, seed in tried:
+        deals.setdefault(option, []).append(seed)
+    first_round = [seeds[:1] for seeds in deals.values()]
+    assert len(deals) == 4 and all(seeds == first_round[0] for seeds in first_round)
+    finalists = [o for o, seeds in deals.items() if len(seeds) > 1]
+    assert len(finalists) == 2 and deals[finalists[0]] == deals[finalists[1]]
+    assert choice in finalists and len(tried) <= 8
+
+
+@pytest.mark.parametrize("kinds, searched", [("turn", {"turn"}),
+                                             ("all", {"turn", "start_tile", "reward"})])
+def test_a_search_answers_the_kinds_it_is_given(box, kinds, searched, monkeypatch):
+    from zsim.strategies import mcts
+
+    asked: set[str] = set()
+    search = mcts.MctsStrategy.search
+
+    def spy(self, view, decision):
+        asked.add(decision.kind)
+        return search(self, view, decision)
+
+    monkeypatch.setattr(mcts.MctsStrategy, "search", spy)
+    bot = resolve(f"mcts(root='halving', iterations=2, width=2, horizon=1, kinds='{kinds}')")
+    play_game(box, [bot, resolve("greedy")], 3)
+    assert searched <= asked and asked <= set(mcts.SEARCHABLE) | {"turn"}
+    if kinds == "turn":
+        assert asked == {"turn"}
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("mcts(root='tree')", "root"),
+    ("mcts(kinds='turn,bidding')", "bidding"),
+    ("mcts(root='halving', seconds=1)", "seconds"),
+    ("mcts(leaf='model')", "horizon"),
+    ("mcts(leaf='oracle', horizon=1)", "leaf"),
+])
+def test_bad_search_parameters_are_refused_naming_them(spec, message):
     with pytest.raises(UnknownStrategy, match=message):
         resolve(spec)
