@@ -228,7 +228,8 @@ def _execute(out: Path, manifest: dict[str, Any], experiment: Experiment, contex
                             totals.add(chunk)
                             bar.update(chunk.games)
                 tally = Tally()
-                writer.consolidate(out, [index for index, _, _ in bounds], observe=tally.add)
+                writer.consolidate(out, [index for index, _, _ in bounds], observe=tally.add,
+                                   recorded=context.record)
         except KeyboardInterrupt as stop:
             _close_session(out, manifest, session, totals, clock, "interrupted")
             terminated = isinstance(stop, Terminated)
@@ -402,7 +403,8 @@ def _context(experiment: Experiment, source: str, instances_given: Mapping[str, 
     return RunContext(run_id=experiment.run_id(digest), box_digest=digest, box_blob=blob,
                       options=options, strategies=instances, schedule=schedule,
                       limits=TimeLimits(experiment.decision_time_limit,
-                                        experiment.game_time_limit))
+                                        experiment.game_time_limit),
+                      record=tuple(experiment.record))
 
 
 def _versions() -> dict[str, str | None]:

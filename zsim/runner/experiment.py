@@ -57,6 +57,9 @@ class Experiment(BaseModel):
     max_failures: int = Field(0, ge=0)
     decision_time_limit: float = Field(DEFAULT_DECISION_SECONDS, ge=0)  # seconds; 0 = none
     game_time_limit: float = Field(DEFAULT_GAME_SECONDS, ge=0)
+    # extra tables recorded from every game (``zsim.runner.recorders``): what is played is the
+    # same, but the run holds more, so a run that records is a run of its own (its run id)
+    record: list[Literal["positions"]] = Field(default_factory=list)
 
     @field_validator("players", mode="before")
     @classmethod
@@ -146,8 +149,10 @@ class Experiment(BaseModel):
 
     def run_id(self, box_digest: str) -> str:
         """A short digest of everything that decides the results, so equal runs share an id."""
-        identity = {key: getattr(self, key) for key in IDENTITY_FIELDS}
+        identity: dict[str, Any] = {key: getattr(self, key) for key in IDENTITY_FIELDS}
         identity["box"] = box_digest
+        if self.record:  # absent otherwise, so that the runs before it keep their ids
+            identity["record"] = sorted(self.record)
         text = json.dumps(identity, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 

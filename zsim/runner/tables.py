@@ -153,7 +153,7 @@ def _extra_type(name: str, values: list[Any]) -> pa.DataType:
 
 def unified_schema(table: str, schemas: Iterable[pa.Schema]) -> pa.Schema:
     """The schema of a whole table: base columns, then every extra column any chunk has."""
-    base = BASE[table]
+    base = BASE.get(table, pa.schema([]))  # a recorded table's columns are all its own
     merged = pa.unify_schemas([base, *schemas], promote_options="permissive")
     extras = sorted(set(merged.names) - set(base.names), key=_extra_order)
     return pa.schema([merged.field(name) for name in (*base.names, *extras)])

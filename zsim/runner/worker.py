@@ -28,7 +28,7 @@ from zsim.decisions import IllegalChoice
 from zsim.game import RECORD_FIELDS, Game, GameResult
 from zsim.invariants import violations
 from zsim.options import GameOptions
-from zsim.runner import chunkfile, limits, tables
+from zsim.runner import chunkfile, limits, recorders, tables
 from zsim.runner.boxfiles import unpack_box
 from zsim.runner.limits import TimeLimitExceeded, TimeLimits
 from zsim.runner.seeds import GamePlan, Schedule
@@ -48,6 +48,7 @@ class RunContext:
     strategies: dict[str, Strategy]  # lineup name -> instance
     schedule: Schedule
     limits: TimeLimits = field(default_factory=TimeLimits)
+    record: tuple[str, ...] = ()  # extra tables recorded from each game (zsim.runner.recorders)
 
 
 class BrokenInvariant(RuntimeError):
@@ -75,12 +76,15 @@ def play_chunk(context: RunContext, index: int, start: int, stop: int) -> ChunkR
     engine_seconds = 0.0
     # Plans first: numpy's seeding runs several times faster while it stays in the CPU caches.
     plans = [context.schedule.plan(game) for game in range(start, stop)]
+    recorded = recorders.collectors(context.record)
     for plan in plans:
         ids = {"run_id": context.run_id, "game": plan.index}
         clock = time.perf_counter()
-        _, result = _play(box, context, plan)
+        _, result = _play(box, context, plan, list(recorded.values()))
         seconds = time.perf_counter() - clock
         engine_seconds += seconds
+        for collector in recorded.values():
+            collector.finish(not isinstance(result, BaseException))
         if isinstance(result, BaseException):
             failure = _failure(context, plan, result)
             failures.append(failure)
@@ -89,6 +93,7 @@ def play_chunk(context: RunContext, index: int, start: int, stop: int) -> ChunkR
         decisions += result.decisions
         _add_rows(columns, ids, plan, result, seconds)
     files = {name: _ipc(table.table()) for name, table in columns.items()}
+    files.update((name, _ipc(collector.table())) for name, collector in recorded.items())
     if failures:
         files["failures"] = "".join(json.dumps(f) + "\n" for f in failures).encode()
     label = chunkfile.Label(context.run_id, index, start, stop,
@@ -98,14 +103,18 @@ def play_chunk(context: RunContext, index: int, start: int, stop: int) -> ChunkR
                        peak_rss_bytes=peak_rss_bytes(), files=files)
 
 
-def _play(box: Box, context: RunContext, plan: GamePlan
+def _play(box: Box, context: RunContext, plan: GamePlan,
+          recorded: list[recorders.Collector] | None = None
           ) -> tuple[Game | None, GameResult | BaseException]:
     """The game and its result, or what stopped it; a game that ends with an invariant broken
-    fails too, since its tables would count what cannot exist."""
+    fails too, since its tables would count what cannot exist. ``recorded``: collectors of
+    extra tables, attached to the game before it plays."""
     seated = [context.strategies[name] for name in plan.strategies]
     game = None
     try:
         game = Game(box, seated, plan.seed, context.options)
+        for collector in recorded or ():
+            collector.attach(game, plan)
         with limits.playing(game, context.limits, plan.strategies):
             result = game.play()
         broken = violations(game.state, game.t)

@@ -72,19 +72,22 @@ def _streams(out: Path, name: str, indices: list[int]) -> Iterator[pa.ipc.Record
 
 
 def consolidate(out: Path, indices: list[int],
-                observe: Callable[[str, pa.Table], None] | None = None) -> None:
+                observe: Callable[[str, pa.Table], None] | None = None,
+                recorded: tuple[str, ...] = ()) -> None:
     """Merge the chunks, in game order, into the final tables (``chunks/`` stays); ``observe``,
     if given, is handed each chunk's table with the table's name as it is merged (from the
     merging threads), so that the summary needs no second pass over the files.
 
-    Two tables are merged at a time, the players table (the largest) first: reading Arrow and
-    writing Parquet run outside Python's lock, so the second core shortens this last step of a
-    run, when nothing else runs. Memory stays flat at two row groups. Every table is written
-    under a temporary name and flushed to the disk, and only once all are written are they
-    renamed into place: a failure (a full disk) leaves no final table of this run, only the
-    chunks, for ``--resume``.
+    ``recorded`` names the extra tables the run records (``zsim.runner.recorders``), merged
+    like the result tables. Two tables are merged at a time, the players table (the largest)
+    first: reading Arrow and writing Parquet run outside Python's lock, so the second core
+    shortens this last step of a run, when nothing else runs. Memory stays flat at two row
+    groups. Every table is written under a temporary name and flushed to the disk, and only
+    once all are written are they renamed into place: a failure (a full disk) leaves no final
+    table of this run, only the chunks, for ``--resume``.
     """
-    schemas: dict[str, list[pa.Schema]] = {name: [] for name in tables.TABLES}
+    names = (*tables.TABLES, *recorded)
+    schemas: dict[str, list[pa.Schema]] = {name: [] for name in names}
     failures = []
     for index in indices:
         for name, part in chunkfile.read_parts(chunkfile.path(out, index)).items():
@@ -94,14 +97,14 @@ def consolidate(out: Path, indices: list[int],
                     schemas[name].append(schema)  # chunks mostly repeat one schema
             else:
                 failures.append(part)
-    finals = [*(out / f"{name}.parquet" for name in tables.TABLES), out / FAILURES]
+    finals = [*(out / f"{name}.parquet" for name in names), out / FAILURES]
     temporary = {final: final.with_name(f".{final.name}.tmp") for final in finals}
     try:
         pool = ThreadPoolExecutor(max_workers=2)
         try:
             for done in [pool.submit(_merge, out, name, tables.unified_schema(name, schemas[name]),
                                      indices, temporary[out / f"{name}.parquet"], observe)
-                         for name in tables.TABLES]:
+                         for name in names]:
                 done.result()
         finally:  # on an error or Ctrl-C too, no table may be written after the clean-up below
             pool.shutdown(wait=True, cancel_futures=True)
