@@ -41,6 +41,7 @@ from zsim.strategies.lookahead import LookaheadStrategy
 from zsim.strategies.mcts import MctsStrategy
 from zsim.strategies.random_bot import RandomStrategy
 from zsim.strategies.rollout import RolloutStrategy
+from zsim.strategies.value import ValueStrategy
 from zsim.yamlload import safe_load
 
 BUILT_IN: dict[str, type[Strategy]] = {
@@ -50,6 +51,7 @@ BUILT_IN: dict[str, type[Strategy]] = {
     "rollout": RolloutStrategy,
     "lookahead": LookaheadStrategy,
     "mcts": MctsStrategy,
+    "value": ValueStrategy,
 }
 BOTS_DIR = configs_dir("strategies")
 ENTRY_POINT_GROUP = "zsim.strategies"

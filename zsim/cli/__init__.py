@@ -20,7 +20,7 @@ from zsim.extras import MissingExtra, explain
 # The subcommands, each the ``command`` of the module ``zsim.cli.<name>``.
 COMMANDS = ("balance", "bench", "compare", "components", "effects", "exploit", "play", "power",
             "rate", "regress", "replay", "report", "run", "serve", "sweep", "strategies",
-            "tournament", "tune", "view")
+            "tournament", "train", "tune", "view")
 
 
 class _LazyGroup(click.Group):

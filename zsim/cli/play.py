@@ -12,6 +12,7 @@ from zsim.components import BoxError, default_box_dir
 from zsim.decisions import IllegalChoice
 from zsim.describe import describe, question
 from zsim.game import NOT_OFFERED, Game, GameResult, as_offered, play_game
+from zsim.learn.model import ModelError
 from zsim.lineup import LineupError, SeatedGame, lineup, seat_game
 from zsim.options import OptionError
 from zsim.position import PositionError
@@ -77,7 +78,7 @@ def command(players: int, seed: int, strategy_names: tuple[str, ...], variants: 
                                narrate=not as_json)
         else:
             result = _play_to_page(seated, html)
-    except (IllegalChoice, OptionError) as error:
+    except (IllegalChoice, OptionError, ModelError) as error:
         raise click.ClickException(str(error)) from error
     if as_json:
         click.echo(json.dumps(result_json(result), indent=2))

@@ -1,0 +1,86 @@
+"""One ply on a learned value model: every option tried on a fork, the position after it valued.
+
+At every question of every kind, the bot deals ``samples`` forks of the game from its own view
+(``view.fork``: the cards it cannot see redealt at random, so it never sees a hidden card), and on
+each applies every option (the same deals for every option) and plays on to the next question,
+whoever is asked it. Its own view of the fork there is encoded
+(``zsim.encode.observation.observe``) and valued by the model (``zsim.learn.model``), all the
+options of a deal in one batch; a fork that reaches the end of the game counts its final result
+instead. The best mean wins; among equals, the first offered. ``target`` says what is
+maximised: the expected final ``margin`` in VP (the default) or the chance to ``win``.
+
+``width`` > 0 tries only the heuristic's ``width`` favourite options (the heuristic extends it,
+with ``greedy``'s weights unless given others), which is cheaper where a turn offers dozens.
+Deterministic given the game seed: the deals come from the view's RNG.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from zsim.decisions import Decision
+from zsim.rules import scoring
+from zsim.strategies.heuristic import HeuristicStrategy
+from zsim.strategies.search import margin, preferred
+from zsim.view import PlayerView
+
+TARGETS = ("margin", "win")
+
+
+class ValueStrategy(HeuristicStrategy):
+    name = "value"
+    description = ("one ply on the learned value model: every option of every question tried "
+                   "on a fork and valued (parameters: model, samples, width, target "
+                   "margin|win, and heuristic weights)")
+    forks = True  # the engine keeps the snapshots a fork needs
+
+    def __init__(self, model: str = "", samples: int = 1, width: int = 0,
+                 target: str = "margin", **weights: float) -> None:
+        if samples < 1:
+            raise ValueError(f"samples={samples}: expected at least 1")
+        if width < 0:
+            raise ValueError(f"width={width}: expected 0 (every option) or more")
+        if target not in TARGETS:
+            raise ValueError(f"target {target!r}: expected one of {', '.join(TARGETS)}")
+        if model:  # a file that cannot be read is refused before any game (one line)
+            from zsim.learn.model import load
+
+            load(model)
+        super().__init__(**weights)
+        self.model, self.samples, self.width = str(model), int(samples), int(width)
+        self.target = target
+
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        from zsim.encode.observation import observe
+        from zsim.learn.model import view_model
+
+        model = view_model(self.model, view)
+        options = (preferred(HeuristicStrategy(**self.params), view, decision, self.width)
+                   if self.width else decision.options)
+        column = 0 if self.target == "margin" else 1
+        seat = view.seat
+        totals = np.zeros(len(options))
+        for _ in range(self.samples):
+            deal = view.fork(random.Random(view.rng.getrandbits(64)))
+            rows, where, ended = [], [], np.zeros(len(options))
+            for i, option in enumerate(options):
+                fork = deal.fork()
+                if fork.answer(option) is None:  # the game is over: its result, not a guess
+                    ended[i] = self._final(fork, seat)
+                    continue
+                rows.append(observe(fork.views[seat]))
+                where.append(i)
+            if rows:
+                ended[where] = model.predict(np.stack(rows))[:, column]
+            totals += ended
+        return options[int(np.argmax(totals))]
+
+    def _final(self, fork: Any, seat: int) -> float:
+        totals = [s["vp_total"] for s in scoring.final_scores(fork)]
+        if self.target == "margin":
+            return margin(totals, seat)
+        best = max(totals)
+        return (totals[seat] == best) / totals.count(best)
