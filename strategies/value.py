@@ -2,9 +2,14 @@
 
 At every question of every kind, the bot deals ``samples`` forks of the game from its own view
 (``view.fork``: the cards it cannot see redealt at random, so it never sees a hidden card), and on
-each applies every option (the same deals for every option) and plays on to the next question,
-whoever is asked it. Its own view of the fork there is encoded
-(``zsim.encode.observation.observe``) and valued by the model (``zsim.learn.model``), all the
+each applies every option (the same deals for every option) and plays on until the move is
+complete: the questions that follow it for the same seat (the Court action's sub-questions, the
+abilities it fires) are answered by the heuristic, and the fork stops at the next question of
+another seat or the next turn question. Valued any earlier, an option whose worth comes in its
+sub-questions (recruiting, then choosing whom) would be valued before it paid anything back.
+Its own view of the fork there is encoded
+(``zsim.learn.features.inputs``: its observation and the end-game scores as they stand) and
+valued by the model (``zsim.learn.model``), all the
 options of a deal in one batch; a fork that reaches the end of the game counts its final result
 instead. The best mean wins; among equals, the first offered. ``target`` says what is
 maximised: the expected final ``margin`` in VP (the default) or the chance to ``win``.
@@ -23,6 +28,7 @@ import numpy as np
 
 from zsim.decisions import Decision
 from zsim.rules import scoring
+from zsim.strategies.base import Strategy
 from zsim.strategies.heuristic import HeuristicStrategy
 from zsim.strategies.search import margin, preferred
 from zsim.view import PlayerView
@@ -54,12 +60,13 @@ class ValueStrategy(HeuristicStrategy):
         self.target = target
 
     def choose(self, view: PlayerView, decision: Decision) -> Any:
-        from zsim.encode.observation import observe
+        from zsim.learn.features import inputs
         from zsim.learn.model import view_model
 
         model = view_model(self.model, view)
-        options = (preferred(HeuristicStrategy(**self.params), view, decision, self.width)
-                   if self.width else decision.options)
+        judge = HeuristicStrategy(**self.params)
+        options = preferred(judge, view, decision, self.width) if self.width else \
+            decision.options
         column = 0 if self.target == "margin" else 1
         seat = view.seat
         totals = np.zeros(len(options))
@@ -68,11 +75,14 @@ class ValueStrategy(HeuristicStrategy):
             rows, where, ended = [], [], np.zeros(len(options))
             for i, option in enumerate(options):
                 fork = deal.fork()
-                if fork.answer(option) is None:  # the game is over: its result, not a guess
-                    ended[i] = self._final(fork, seat)
+                fork.views[seat].memo.clear()  # the heuristic's estimates are the real game's
+                try:
+                    fork.play([_Move(seat, option, judge)] * view.n_players)
+                except _Done:
+                    rows.append(inputs(fork, fork.views[seat]))
+                    where.append(i)
                     continue
-                rows.append(observe(fork.views[seat]))
-                where.append(i)
+                ended[i] = self._final(fork, seat)  # the game is over: its result, not a guess
             if rows:
                 ended[where] = model.predict(np.stack(rows))[:, column]
             totals += ended
@@ -84,3 +94,26 @@ class ValueStrategy(HeuristicStrategy):
             return margin(totals, seat)
         best = max(totals)
         return (totals[seat] == best) / totals.count(best)
+
+
+class _Done(Exception):
+    """The move tried is complete: the fork stops here to be valued."""
+
+
+class _Move(Strategy):
+    """Every seat of a fork: answers the fork's first question with the option tried, the same
+    seat's questions that follow with the heuristic, and stops the fork at the next question of
+    another seat or the next turn question."""
+
+    name = "value move"
+
+    def __init__(self, seat: int, option: Any, judge: HeuristicStrategy) -> None:
+        self.seat, self.option, self.judge, self.first = seat, option, judge, True
+
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        if self.first:
+            self.first = False
+            return self.option
+        if decision.seat != self.seat or decision.kind == "turn":
+            raise _Done
+        return self.judge.choose(view, decision)

@@ -22,7 +22,7 @@ from zsim.cli import main
 from zsim.components import load_box
 from zsim.encode.observation import layout
 from zsim.game import play_game
-from zsim.learn import dataset, fit
+from zsim.learn import dataset, features, fit
 from zsim.learn.model import (
     ModelError,
     ModelMismatch,
@@ -32,6 +32,7 @@ from zsim.learn.model import (
     rules_digest,
     save,
 )
+from zsim.rules import scoring
 from zsim.runner import Experiment
 from zsim.runner.batch import start_run
 from zsim.strategies.registry import UnknownStrategy, resolve
@@ -52,7 +53,7 @@ def test_zsim_train_writes_a_model_its_validation_and_a_calibration_figure(train
     model = load(trained / "model.npz")
     assert model.meta["n_players"] == 2 and model.meta["games"] == 8
     assert model.meta["rules_digest"] == rules_digest(box)
-    assert model.width == layout(_tables(box), 2).size
+    assert model.width == layout(_tables(box), 2).size + features.width(2)
     validation = json.loads((trained / "validation.json").read_text())
     for who in ("model", "baseline", "constant"):
         assert 0 <= validation[who]["brier"] <= 1 and validation[who]["log_loss"] > 0
@@ -207,3 +208,15 @@ def test_a_linear_model_is_a_model_without_hidden_layers():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert model.margin(np.array([0, 0, 0], np.float32)) == pytest.approx(0.5)
+
+
+def test_the_scores_now_are_the_rules_own_and_tell_the_result_tables_nothing(box):
+    game = at_turn(box, 3, 4, 20)
+    records = len(game.records.walls)
+    values = features.scores_now(game, 1) * features.SCALE
+    totals = [row["vp_total"] for row in scoring.final_scores(game.fork())]
+    k = len(features.END_CATEGORIES) + 1
+    assert [values[slot * k + k - 1] for slot in range(3)] == pytest.approx(
+        [totals[1], totals[2], totals[0]])  # from seat 1's chair
+    assert values[-1] == pytest.approx(totals[1] - max(totals[0], totals[2]))
+    assert len(game.records.walls) == records

@@ -24,6 +24,8 @@ from zsim.learn.dataset import Positions
 from zsim.learn.model import P_FLOOR, ValueModel
 
 LEARNERS = ("mlp", "linear")
+STD_FLOOR = 0.1  # the least spread a feature is scaled by
+MAX_EPOCHS = 40  # passes over the positions at most (early stopping ends most fits sooner)
 
 
 class LearnError(RuntimeError):
@@ -55,22 +57,24 @@ def fit(train: Positions, learner: str = "mlp", hidden: tuple[int, ...] = (64,),
     if learner not in LEARNERS:
         raise ValueError(f"learner {learner!r}: expected one of {', '.join(LEARNERS)}")
     clock = time.process_time()
-    x = train.observations.astype(np.float64)
-    mean = x.mean(axis=0)
-    std = x.std(axis=0)
-    scale = np.where(std > 1e-9, 1.0 / np.where(std > 1e-9, std, 1.0), 0.0)
-    z = (x - mean) * scale
+    x = train.observations
+    mean = x.mean(axis=0, dtype=np.float64)
+    std = x.std(axis=0, dtype=np.float64)
+    # the encoding keeps every value about [0, 1] already; a floor on the spread keeps a rare
+    # feature (a tile seen in a handful of games) from being blown up to hundreds
+    scale = np.where(std > 0, 1.0 / np.maximum(std, STD_FLOOR), 0.0)
+    z = ((x - mean.astype(np.float32)) * scale.astype(np.float32)).astype(np.float32)
     m_mean, m_std = float(train.margin.mean()), float(train.margin.std() or 1.0)
-    y = np.column_stack([(train.margin - m_mean) / m_std, train.win])
+    y = np.column_stack([(train.margin - m_mean) / m_std, train.win]).astype(np.float32)
     if learner == "linear":
         reg = sklearn.linear_model.Ridge(alpha=10.0).fit(z, y)
         weights = [reg.coef_.T.copy()]
         biases = [reg.intercept_.copy()]
     else:
         reg = sklearn.neural_network.MLPRegressor(
-            hidden_layer_sizes=hidden, alpha=1e-3, learning_rate_init=1e-3, batch_size=256,
-            max_iter=200, early_stopping=True, validation_fraction=0.1, n_iter_no_change=8,
-            random_state=seed).fit(z, y)
+            hidden_layer_sizes=hidden, alpha=1e-3, learning_rate_init=1e-3, batch_size=512,
+            max_iter=MAX_EPOCHS, early_stopping=True, validation_fraction=0.1,
+            n_iter_no_change=4, random_state=seed).fit(z, y)
         weights = [w.copy() for w in reg.coefs_]
         biases = [b.copy() for b in reg.intercepts_]
     weights[-1][:, 0] *= m_std  # the margin back in VP

@@ -67,20 +67,45 @@ class ValueModel:
         """How many values an observation must have."""
         return int(self.mean.shape[0])
 
+    @functools.cached_property
+    def _layers(self) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+        """The layers with the centring and scaling folded into the first, so that a
+        prediction is matrix products only (a search asks for thousands, often one at a time).
+        """
+        _single_threaded()
+        w, b = self.weights[0], self.biases[0]
+        first = ((self.scale[:, None] * w).astype(np.float32),
+                 (b - (self.mean * self.scale) @ w).astype(np.float32))
+        return (first, *zip(self.weights[1:], self.biases[1:], strict=True))
+
     def predict(self, observations: np.ndarray) -> np.ndarray:
         """(n, 2): each observation's expected final margin (VP) and chance to win."""
-        x = (np.asarray(observations, dtype=np.float32) - self.mean) * self.scale
-        last = len(self.weights) - 1
-        for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
-            x = x @ w + b
-            if i < last:
-                np.maximum(x, 0.0, out=x)
-        x[:, 1] = np.clip(x[:, 1], P_FLOOR, 1.0 - P_FLOOR)
+        x = np.asarray(observations, dtype=np.float32)
+        layers = self._layers
+        for w, b in layers[:-1]:
+            x = x @ w
+            x += b
+            np.maximum(x, 0.0, out=x)
+        w, b = layers[-1]
+        x = x @ w
+        x += b
+        np.clip(x[:, 1], P_FLOOR, 1.0 - P_FLOOR, out=x[:, 1])
         return x
 
     def margin(self, observation: np.ndarray) -> float:
         """One observation's expected final margin, in VP."""
         return float(self.predict(observation[None, :])[0, 0])
+
+
+def _single_threaded() -> None:
+    """Keep numpy's BLAS to one thread in this process. zsim plays in parallel by processes;
+    a BLAS spreading each small product over threads only fights them for the cores (on a busy
+    two-core machine a batch of 16 positions took 60 times longer)."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - a dependency of zsim
+        return
+    threadpool_limits(limits=1, user_api="blas")
 
 
 def save(model: ValueModel, path: Path) -> None:
@@ -176,19 +201,21 @@ def model_for(spec: str, box: Box, n_players: int, width: int) -> ValueModel:
 
 def view_model(spec: str, view: PlayerView) -> ValueModel:
     """The model for the game a view sees."""
-    from zsim.encode.observation import observe
+    from zsim.encode.observation import layout
+    from zsim.learn.features import width
 
-    return model_for(spec, view.tables.box, view.n_players, len(observe(view)))
+    n = view.n_players
+    return model_for(spec, view.tables.box, n, layout(view.tables, n).size + width(n))
 
 
 def leaf_value(spec: str, view: PlayerView) -> Any:
     """A search's leaf evaluation on the model: the expected final margin of the searching
     seat, read from its own view of the fork where the fork stopped."""
-    from zsim.encode.observation import observe
+    from zsim.learn.features import inputs
 
     model = view_model(spec, view)
 
     def evaluate(fork: Any, seen: PlayerView, decision: Decision) -> float:
-        return model.margin(np.asarray(observe(seen), dtype=np.float32))
+        return model.margin(inputs(fork, seen))
 
     return evaluate

@@ -1,9 +1,10 @@
 """The ``positions`` table: what each seat saw at a sample of a game's questions.
 
 At about ``SAMPLE`` of the questions of a game (every kind, drawn from the game's seed alone, so
-the same game records the same positions in any run), every seat's observation of the table
-(``zsim.encode.observation.observe``, built from that seat's view only) is recorded with the
-scores on the track at that moment. The game's outcome is not in the row: a value model is
+the same game records the same positions in any run), every seat's input to a value model is
+recorded (``zsim.learn.features.inputs``: its observation of the table, built from that seat's
+view only, and the end-game scores of the public pieces as they stand), with the VP on the
+track at that moment. The game's outcome is not in the row: a value model is
 fitted on these rows joined with the players table (``zsim.learn.dataset``), which says how
 each seat finished. Solo games (against Li Si) record nothing.
 
@@ -23,7 +24,7 @@ from zsim.rules.lisi import LiSiSeat
 from zsim.view import PlayerView
 
 SAMPLE = 0.15  # share of questions at which the seats' observations are recorded
-OBSERVATION = "observation"  # the column of the observation vectors (float32 lists)
+OBSERVATION = "observation"  # the column of the model inputs (float32 lists)
 
 
 class PositionRecorder:
@@ -48,7 +49,7 @@ class PositionRecorder:
 
     def event(self, game: Any, kind: str, data: dict[str, Any]) -> None:
         """A question answered: the table stands as it was when it was asked."""
-        from zsim.encode.observation import observe  # the encoding, when a run records
+        from zsim.learn.features import inputs  # the encoding, only when a run records
 
         self._questions += 1
         if self._draw.random() >= SAMPLE:
@@ -59,7 +60,7 @@ class PositionRecorder:
         for seat in range(game.n):
             best_other = max(v for s, v in enumerate(track) if s != seat)
             view = PlayerView(game, seat, random.Random(0))
-            self._vectors.append(np.asarray(observe(view), dtype=np.float32))
+            self._vectors.append(inputs(game, view))
             self._rows.append((*self._ids, seat, self._questions, decision.kind,
                                decision.seat == seat, state.round, track[seat],
                                track[seat] - best_other))
