@@ -220,3 +220,36 @@ def test_the_scores_now_are_the_rules_own_and_tell_the_result_tables_nothing(box
         [totals[1], totals[2], totals[0]])  # from seat 1's chair
     assert values[-1] == pytest.approx(totals[1] - max(totals[0], totals[2]))
     assert len(game.records.walls) == records
+
+
+def model_search(trained: Path) -> str:
+    return (f"mcts(root='halving', iterations=4, width=3, horizon=1, kinds='all', "
+            f"leaf='model', model='{trained / 'model.npz'}')")
+
+
+def test_a_search_on_the_model_does_not_see_the_cards_it_cannot_see(trained, box):
+    game = at_turn(box, 2, 6, 12)
+    seat = game.pending().seat
+    choices = []
+    for table in (game, game.fork(seat, random.Random(1)), game.fork(seat, random.Random(2))):
+        view = table.views[seat]
+        view.rng.seed(11)
+        choices.append(resolve(model_search(trained)).choose(view, table.pending()))
+    assert choices[0] == choices[1] == choices[2]
+
+
+def test_a_search_on_the_model_replays_the_same_game_and_pickles(trained, box):
+    seats = [resolve(model_search(trained)), resolve("greedy")]
+    first = play_game(box, seats, 21)
+    again = play_game(box, [pickle.loads(pickle.dumps(s)) for s in seats], 21)
+    assert first.scores == again.scores and first.decisions == again.decisions
+
+
+def test_a_model_of_another_observation_layout_is_refused(trained, box, tmp_path):
+    model = load(trained / "model.npz")
+    save(ValueModel({**model.meta, "observation": "0123456789ab"}, model.mean, model.scale,
+                    model.weights, model.biases), tmp_path / "old.npz")
+    game = at_turn(box, 2, 6, 3)
+    view = game.views[game.pending().seat]
+    with pytest.raises(ModelError, match="observation layout 0123456789ab"):
+        resolve(f"value(model='{tmp_path / 'old.npz'}')").choose(view, game.pending())

@@ -26,8 +26,9 @@ from zsim.variants import parse as parse_variants
               type=click.Path(file_okay=False, exists=True, path_type=Path),
               help="Earlier run directories with positions (e.g. OUT/games of a previous "
                    "training) to fit on as well; repeatable.")
-@click.option("--learner", type=click.Choice(["mlp", "linear"]), default="mlp",
-              show_default=True, help="The model fitted.")
+@click.option("--learner", type=click.Choice(["linear", "mlp"]), default="linear",
+              show_default=True, help="The model fitted (linear: the better on held-out games "
+                                      "so far, docs/learning.md).")
 @click.option("--hidden", default="64", show_default=True,
               help="Hidden layer sizes of the mlp, comma-separated.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,

@@ -200,12 +200,19 @@ def model_for(spec: str, box: Box, n_players: int, width: int) -> ValueModel:
 
 
 def view_model(spec: str, view: PlayerView) -> ValueModel:
-    """The model for the game a view sees."""
+    """The model for the game a view sees; refused if it reads another observation layout
+    (the encoding changed since it was trained)."""
     from zsim.encode.observation import layout
     from zsim.learn.features import width
 
     n = view.n_players
-    return model_for(spec, view.tables.box, n, layout(view.tables, n).size + width(n))
+    encoding = layout(view.tables, n)
+    model = model_for(spec, view.tables.box, n, encoding.size + width(n))
+    if model.meta.get("observation") not in (None, encoding.version):
+        raise ModelError(f"model file {model.source}: trained on observation layout "
+                         f"{model.meta['observation']}, this encoding is {encoding.version}; "
+                         f"retrain it with zsim train")
+    return model
 
 
 def leaf_value(spec: str, view: PlayerView) -> Any:

@@ -70,7 +70,11 @@ def train(runs: list[Path], out: Path, n_players: int, learner: str, hidden: tup
     manifest = json.loads((runs[0] / "run.json").read_text())
     run = parse_experiment(manifest["experiment"], str(runs[0] / "run.json"))
     box = load_box(run.box_dir(), run.variant_set().box)
+    from zsim.encode.observation import layout
+    from zsim.rules.tables import compile_tables
+
     meta = {"rules_digest": rules_digest(box), "box_digest": positions.box_digest,
+            "observation": layout(compile_tables(box), n_players).version,
             "variants": positions.variants, "trained_on": [str(r) for r in runs],
             "games": len(np.unique(positions.game)), "positions": len(positions),
             "created": time.strftime("%Y-%m-%dT%H:%M:%S")}
