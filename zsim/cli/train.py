@@ -48,7 +48,6 @@ def command(out: Path, games: int, players: int, strategies: tuple[str, ...],
     and validate it on held-out games against a baseline that knows only the scores."""
     from zsim.learn import train
     from zsim.learn.dataset import DatasetError
-    from zsim.learn.fit import LearnError
     from zsim.learn.model import default_path
     from zsim.options import OptionError
     from zsim.runner import ExperimentError
@@ -65,8 +64,7 @@ def command(out: Path, games: int, players: int, strategies: tuple[str, ...],
                                 jobs, parse_variants(variants).as_strings())
         run = train.play(out, spec, progress=not quiet and sys.stderr.isatty())
         trained = train.train([run, *data], out, players, learner, sizes, seed)
-    except (ExperimentError, OptionError, OutputError, DatasetError, LearnError,
-            RunFailed) as error:
+    except (ExperimentError, OptionError, OutputError, DatasetError, RunFailed) as error:
         raise click.ClickException(str(error)) from error
     except RunInterrupted as stop:
         click.echo(f"\n{stop}; finish it with: zsim train --out {out} (the same options)",

@@ -28,16 +28,11 @@ STD_FLOOR = 0.1  # the least spread a feature is scaled by
 MAX_EPOCHS = 40  # passes over the positions at most (early stopping ends most fits sooner)
 
 
-class LearnError(RuntimeError):
-    """What fitting needs is missing (the ``[learn]`` extra)."""
-
-
 def _sklearn() -> Any:
-    try:
-        import sklearn
-    except ImportError:
-        raise LearnError("fitting a value model needs scikit-learn: pip install "
-                         "'zsim[learn]'") from None
+    """scikit-learn, or ``MissingExtra`` naming the ``[learn]`` extra in one line."""
+    from zsim.extras import require
+
+    require("learn", "fitting a value model")
     import sklearn.linear_model
     import sklearn.neural_network
 
