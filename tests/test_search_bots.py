@@ -257,6 +257,11 @@ def test_a_budget_in_seconds_plays_a_game(box):
     ("mcts(depth=3)", "unknown parameter 'depth'"),
     ("lookahead(samples=0)", "samples"),
     ("lookahead(palaces=-1)", "palaces"),
+    ("mcts(root='tree')", "root"),
+    ("mcts(kinds='turn,bidding')", "bidding"),
+    ("mcts(root='halving', seconds=1)", "seconds"),
+    ("mcts(leaf='model')", "horizon"),
+    ("mcts(leaf='oracle', horizon=1)", "leaf"),
 ])
 def test_bad_parameters_are_refused_naming_them(spec, message):
     with pytest.raises(UnknownStrategy, match=message):
@@ -308,15 +313,3 @@ def test_a_search_answers_the_kinds_it_is_given(box, kinds, searched, monkeypatc
     assert searched <= asked and asked <= set(mcts.SEARCHABLE) | {"turn"}
     if kinds == "turn":
         assert asked == {"turn"}
-
-
-@pytest.mark.parametrize("spec, message", [
-    ("mcts(root='tree')", "root"),
-    ("mcts(kinds='turn,bidding')", "bidding"),
-    ("mcts(root='halving', seconds=1)", "seconds"),
-    ("mcts(leaf='model')", "horizon"),
-    ("mcts(leaf='oracle', horizon=1)", "leaf"),
-])
-def test_bad_search_parameters_are_refused_naming_them(spec, message):
-    with pytest.raises(UnknownStrategy, match=message):
-        resolve(spec)
