@@ -18,6 +18,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "tune": ("optuna",),
     "dask": ("dask", "distributed"),
     "serve": ("starlette", "uvicorn", "jinja2"),
+    "rl": ("gymnasium", "pettingzoo", "pyspiel"),
     "learn": ("sklearn",),
 }
 # package -> the extra that brings it (the first that lists it)
