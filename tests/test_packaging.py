@@ -20,9 +20,14 @@ def declared_extras() -> dict[str, set[str]]:
     for requirement in metadata("zsim").get_all("Requires-Dist") or []:
         marker = re.search(r"extra\s*==\s*['\"]([\w-]+)['\"]", requirement)
         if marker:
-            name = re.match(r"[A-Za-z0-9_.-]+", requirement).group(0).lower()
-            found.setdefault(marker.group(1), set()).add(name)
+            name = re.match(r"[A-Za-z0-9_.-]+", requirement).group(0)
+            found.setdefault(marker.group(1), set()).add(normalized(name))
     return found
+
+
+def normalized(name: str) -> str:
+    """A distribution's name as the package index compares them (open_spiel == open-spiel)."""
+    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 # import name -> distribution name, where the two differ
@@ -34,7 +39,8 @@ def test_every_extra_zsim_names_is_declared_with_its_packages():
     for extra, packages in EXTRAS.items():
         assert extra in declared, f"pyproject.toml has no extra {extra!r}"
         for package in packages:
-            assert DISTRIBUTION.get(package, package).lower() in declared[extra], (extra, package)
+            assert normalized(DISTRIBUTION.get(package, package)) in declared[extra], (extra,
+                                                                                       package)
     # [all] brings every extra, and the tests install [all]
     assert "zsim" in declared["all"] and "zsim" in declared["test"]
 
