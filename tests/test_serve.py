@@ -21,9 +21,10 @@ from click.testing import CliRunner
 from serving import call, new_game, running
 
 from zsim.cli import main
+from zsim.components import default_box_dir, load_box
 from zsim.components.schema import SUITS
 from zsim.game import Game
-from zsim.serve.adapter import SECRET_KINDS, targets
+from zsim.serve.adapter import SECRET_KINDS, option_words, targets
 from zsim.serve.live import LiveGame
 from zsim.serve.replay import (
     Replay,
@@ -657,3 +658,20 @@ def _busy_port() -> int:
     holder = socket.create_server(("127.0.0.1", 0))
     _busy_port.holder = holder  # type: ignore[attr-defined]  # kept open for the test
     return holder.getsockname()[1]
+
+
+def test_the_position_saved_mid_game_is_the_game_as_it_stands(server):
+    """The page's "Save the position" gives the text ``zsim play --from`` reads: loaded, it asks
+    the same seat the same question, with the same options in words."""
+    base, _ = server
+    game = new_game(base, players=2, seats=["human", "greedy"], seed=34)
+    last = play(base, game, random.Random(3), answers=12)
+    status, text = call(f"{base}/api/games/{game}/position")
+    assert status == 200, text
+    assert last["status"] == "playing" and isinstance(text, dict)  # sent as JSON
+    loaded = Game.from_text(json.dumps(text), load_box(default_box_dir()))
+    decision = loaded.pending()
+    assert (decision.seat, decision.kind) == (last["question"]["seat"], last["question"]["kind"])
+    words = option_words(loaded.views[decision.seat], decision)
+    assert words == [option["text"] for option in last["question"]["options"]]
+    assert call(f"{base}/api/games/nosuchgame/position")[0] == 404

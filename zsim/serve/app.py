@@ -13,6 +13,7 @@ The API (every answer JSON; an error is ``{"error": "one line"}`` with a 4xx sta
 - ``POST /api/games/ID/answer`` ``{"number", "option"}``, ``/undo`` ``{"number"}``: the game
   moved on, as ``GET`` gives it; ``/hint`` ``{"bot"}``: the bot's choice and values;
 - ``GET /api/games/ID/replay``: the game's file (``zsim view FILE`` reads it).
+- ``GET /api/games/ID/position``: the game as it stands, as text (``zsim play --from FILE``).
 
 A request that changes something must be ``Content-Type: application/json``: a page of another
 site cannot send that without the browser asking this server first, which it never allows; and
@@ -186,6 +187,12 @@ def create_app(sessions: Sessions, host: str = "127.0.0.1", pace: int = 500) -> 
         return JSONResponse(game.replay.to_json(), headers={
             "Content-Disposition": f'attachment; filename="zsim-playtest-{game.id}.json"'})
 
+    async def position_file(request: Request) -> Response:
+        game = await session(request)
+        text = await blocking(sessions.position, game)
+        return Response(text, media_type="application/json", headers={
+            "Content-Disposition": f'attachment; filename="zsim-position-{game.id}.json"'})
+
     async def board_js(request: Request) -> Response:
         return Response(board_script(), media_type="text/javascript")
 
@@ -213,6 +220,7 @@ def create_app(sessions: Sessions, host: str = "127.0.0.1", pace: int = 500) -> 
         Route("/api/games/{game}/undo", undo, methods=["POST"]),
         Route("/api/games/{game}/hint", hint, methods=["POST"]),
         Route("/api/games/{game}/replay", replay_file),
+        Route("/api/games/{game}/position", position_file),
         Route("/static/board.js", board_js),
         Mount("/static", StaticFiles(directory=str(static)), name="static"),
     ]

@@ -283,6 +283,11 @@ class Sessions:
             except Overrun as overrun:
                 raise Refused(f"{overrun}: no hint", 422) from None
 
+    def position(self, session: Session) -> str:
+        """The game as it stands, as the text ``zsim play --from`` reads (every hand in it)."""
+        with session.lock:
+            return str(self._call(session, ("position", None), failing=False))
+
     def undo(self, session: Session, number: int) -> None:
         """Take the game back to the human question numbered ``number``: a new worker plays the
         answers given before it."""

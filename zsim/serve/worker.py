@@ -63,6 +63,12 @@ def _serve(conn: Connection, data: dict[str, Any]) -> None:
             elif command == "hint":
                 conn.send(("ok", live.hint(argument)))
                 continue
+            elif command == "position":
+                try:
+                    conn.send(("ok", live.game.to_text()))
+                except Exception as error:  # a game stopped mid-step has no position
+                    conn.send(("refused", (f"no position of this game: {error}", 409)))
+                continue
             else:
                 raise AnswerError(f"unknown command {command!r}")
         except AnswerError as error:  # a hint's too
