@@ -30,7 +30,9 @@ COMPILED = (
     "zsim/view.py",
     "zsim/game.py",
     *sorted(str(path) for path in Path("zsim/rules").glob("*.py")),
-    "zsim/strategies/estimates.py",
+    # the bots' estimates, one module per concern (the package's __init__ only names them)
+    *sorted(str(path) for path in Path("zsim/strategies/estimates").glob("*.py")
+            if path.name != "__init__.py"),
     "zsim/encode/observation.py",
 )
 MANIFEST = "compiled.json"  # in the zsim package: {module: sha256 of the source compiled}

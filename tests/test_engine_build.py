@@ -24,7 +24,7 @@ from zsim.strategies.registry import resolve
 from zsim.components import default_box_dir, load_box
 from zsim.engine_build import ENGINE
 from zsim.game import play_game
-import zsim.game, zsim.rules.turn, zsim.strategies.estimates
+import zsim.game, zsim.rules.turn, zsim.strategies.estimates.cards
 box = load_box(default_box_dir())
 lineups = (["random", "random"], ["greedy", "builder"], ["governor", "alchemist", "courtier"],
            ["mausoleum", "greedy", "builder", "governor"], ["random"] * 4,
@@ -34,7 +34,7 @@ for seed in range(2):
     for names in lineups:
         result = play_game(box, [resolve(name) for name in names], seed=seed)
         games.append([names, seed, result.scores, result.decisions, result.stats])
-files = [m.__file__ for m in (zsim.game, zsim.rules.turn, zsim.strategies.estimates)]
+files = [m.__file__ for m in (zsim.game, zsim.rules.turn, zsim.strategies.estimates.cards)]
 json.dump({"engine": ENGINE, "files": files, "games": games}, sys.stdout)
 """
 
@@ -113,7 +113,7 @@ def test_the_build_record_names_the_engine_and_the_estimates():
     if not recorded:
         pytest.skip(f"this install runs the sources: {ENGINE}")
     for module in ("zsim.state", "zsim.game", "zsim.view", "zsim.decisions", "zsim.records",
-                   "zsim.rules.turn", "zsim.rules.queries", "zsim.strategies.estimates"):
+                   "zsim.rules.turn", "zsim.rules.queries", "zsim.strategies.estimates.cards"):
         assert module in recorded and source_of(module).exists()
         assert extension_of(module) is not None
     assert "zsim.consult" not in recorded  # the runner looks for its Python frame

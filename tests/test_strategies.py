@@ -246,7 +246,7 @@ def test_bots_keep_no_state_between_games_and_survive_pickling(box: Box) -> None
 
 def test_weights_declare_every_weight() -> None:
     # read from the source: the compiled class keeps no annotations
-    tree = ast.parse(source_of("zsim.strategies.estimates").read_text())
+    tree = ast.parse(source_of("zsim.strategies.estimates.weights").read_text())
     weights = next(node for node in tree.body
                    if isinstance(node, ast.ClassDef) and node.name == "Weights")
     declared = {node.target.id for node in weights.body

@@ -94,7 +94,10 @@ class BuildFinder:
             extension = str(extension_of(fullname))
             return spec_from_file_location(fullname, extension,
                                            loader=ExtensionFileLoader(fullname, extension))
-        return spec_from_file_location(fullname, source_of(fullname))
+        source = source_of(fullname)
+        if not source.exists():  # a module the build had and the sources no longer have
+            return None  # (moved into a package, say): Python's own finders look for it
+        return spec_from_file_location(fullname, source)
 
 
 def _install() -> tuple[bool, str]:

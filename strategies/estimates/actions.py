@@ -1,0 +1,65 @@
+"""Building: a Palace, a Governor or a Wall placed now (by a Court action, or free through an
+ability), net of the Officials or Workers it spends."""
+
+from __future__ import annotations
+
+import math
+
+from zsim.rules import queries
+from zsim.strategies.estimates.pieces import PieceEstimates
+
+
+class ActionEstimates(PieceEstimates):
+    __slots__ = ()
+
+    def palace_value(self, r: int, free: bool, large: bool = True) -> float:
+        """Building a Palace in region ``r`` (``free``: no Architect or Workers needed)."""
+        w, rules = self.w, self.rules
+        v = w.palaces * rules.palace_vp + self.best_tile(r)
+        if not self.board.palace_count[r][self.seat]:
+            v += self.wall_rate("regions_with_palace") + self.spot_ready("palace", r)
+        on_board = self.board.large_on_board
+        if large and any(on_board):
+            carry = 2 * self.token_carry()
+            v += max(self.token_gain(s, rules.large_token_value) - carry
+                     for s in range(3) if on_board[s])
+        if not free:
+            v -= self.worker_loss(r, rules.palace_workers_here, exclude_palace=True)
+            v -= self.pay_cost(rules.palace_workers_elsewhere, exclude=r)
+        return v
+
+    def governor_value(self, r: int, free: bool) -> float:
+        """Installing a Governor in region ``r`` (``free``: no Officials spent)."""
+        v = self.gov_goals()[r]
+        if not free:
+            v -= sum(self.official_loss(t, r, exclude_governor=True) for t in range(3))
+        return v
+
+    def wall_value(self, s: int, slot: int, free: bool) -> float:
+        """Building a Wall on section ``s``, slot ``slot`` (``free``: no Workers paid)."""
+        section = self.board.walls[s]
+        tier = section.tiers[slot]
+        found = self.walls()[1][s]
+        v = next((vp for i, _, vp in found if i == slot), 0.0) if found else 0.0
+        v += self.section_bonus(s)
+        if tier == max(section.tiers):
+            v += self.spot_ready("high_wall", section.site)
+        if not free:
+            v -= self.pay_cost(tier)
+        return v
+
+    def best_wall(self) -> float:
+        """The best Wall a Court action can build now (``queries.wall_slots``), net of the
+        Workers paid."""
+        walls, found_by = self.board.walls, self.walls()[1]
+        best = -math.inf
+        for s, i in queries.wall_slots(self.board, self.p, free=False):
+            section = walls[s]
+            t = section.tiers[i]
+            vp = next(vp for j, _, vp in found_by[s] if j == i)
+            v = vp + self.section_bonus(s) - self.pay_cost(t)
+            if t == max(section.tiers):
+                v += self.spot_ready("high_wall", section.site)
+            if v > best:
+                best = v
+        return best

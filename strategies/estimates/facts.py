@@ -1,0 +1,172 @@
+"""What the estimates read of a box, computed once per box (and per weighting).
+
+``Facts`` are the per-box constants every decision reads. ``Statics`` are flat-rate values of
+abilities that will fire later or elsewhere, far from today's state (a card being tucked, a
+reward or a Governor bonus inside a goal's value): ``static_value`` prices their steps by
+typical end-of-game counts, once per box and weighting. ``discounts`` is the table of the
+patience discount by distance.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from zsim.rules.tables import ALCHEMIST, SUIT_INDEX
+from zsim.strategies.estimates.weights import FAR, Weights
+
+if TYPE_CHECKING:
+    from zsim.rules.tables import Tables
+
+
+@dataclass(frozen=True)
+class Facts:
+    """Per-box constants the estimates read on every decision."""
+
+    card_type: tuple[int, ...]
+    card_trigger: tuple[int, ...]
+    card_steps: tuple[tuple[tuple[Any, ...], ...], ...]  # card -> alternatives -> steps
+    elixir_vp: tuple[int, ...]
+    elixir_end: int
+    elixir_spaces: tuple[int, ...]
+    master_space: int
+    slot_values: tuple[int, ...]
+    lines: tuple[tuple[int, ...], ...]  # spot indices of each row and column of the grid
+    lines_of: tuple[tuple[tuple[int, ...], ...], ...]  # per spot: the other two of each line
+
+
+_FACTS: dict[int, tuple[Tables, Facts]] = {}
+
+
+def facts(tables: Tables) -> Facts:
+    """The ``Facts`` of a compiled box (cached; tables are compiled once per box)."""
+    hit = _FACTS.get(id(tables))
+    if hit is not None and hit[0] is tables:
+        return hit[1]
+    box = tables.box
+    size = len(box.board.mausoleum.grid)
+    rows = tuple(tuple(r * size + c for c in range(size)) for r in range(size))
+    cols = tuple(tuple(r * size + c for r in range(size)) for c in range(size))
+    lines = rows + cols
+    route = box.board.elixir
+    result = Facts(
+        card_type=tables.card_type,
+        card_trigger=tables.card_trigger,
+        card_steps=tuple(a.options if a is not None else () for a in tables.card_ability),
+        elixir_vp=tuple(route.vp),
+        elixir_end=tables.elixir_end,
+        elixir_spaces=tuple(route.elixir_spaces),
+        master_space=route.master_alchemist_space,
+        slot_values=tuple(box.board.mausoleum.slot_values),
+        lines=lines,
+        lines_of=tuple(tuple(tuple(k for k in line if k != j) for line in lines if j in line)
+                       for j in range(size * size)),
+    )
+    _FACTS[id(tables)] = (tables, result)
+    return result
+
+
+# Typical end-of-game counts, for scoring steps valued without today's state.
+TYPICAL_TABLEAU = {"writing": 3.0, "currency": 3.0, "laws": 3.0, "alchemist": 2.0, "any": 9.0}
+TYPICAL_HERE = {"writing": 1.0, "currency": 1.0, "laws": 1.0, "alchemist": 1.0, "any": 2.5}
+TYPICAL_PIECES = {"governor": 3.0, "palace": 2.5, "wall": 2.5, "mausoleum_soldier": 3.0}
+TYPICAL_REGIONS = 2.5
+
+
+def static_value(steps: tuple, slot: int, w: Weights) -> float:
+    """A flat-rate value of effect steps, for abilities that will resolve later or elsewhere."""
+    v = 0.0
+    for e in steps:
+        k = e.effect
+        if k == "vp_per_cards":
+            typical = TYPICAL_HERE if e.scope == "here" else TYPICAL_TABLEAU
+            v += w.vp * e.per * typical[e.suit]
+        elif k == "vp_per_pieces":
+            v += w.vp * e.per * TYPICAL_PIECES[e.piece]
+        elif k == "vp_per_region":
+            v += w.vp * e.per[slot] * TYPICAL_REGIONS
+        elif k == "vp_round":
+            v += w.vp * 3.0
+        elif k == "raise_unrest":
+            v -= w.unrest * 1.0 * e.amount
+        elif k == "reduce_unrest":
+            v += w.unrest * 0.6 * e.amount * e.regions
+        elif k == "reset_unrest":
+            v += w.unrest * 1.0 * e.regions
+        elif k == "ship":
+            v += w.elixir * 0.9 * e.steps
+        elif k == "gain_tokens":
+            v += w.rewards * 0.8 * e.count
+        elif k == "unlock_soldiers":
+            v += w.mausoleum * 3.0 * e.count
+        elif k == "recruit":
+            v += w.resources * 1.2 * e.count
+        elif k == "hire":
+            v += w.resources * 0.8 * e.count
+        elif k in ("move_officials", "move_workers"):
+            v += w.resources * 0.4 * min(e.count, 2)
+        elif k == "place_alchemist_cards":
+            v += w.elixir * 4.0 * e.count
+        elif k == "place_soldier_free":
+            v += w.mausoleum * 6.0
+        elif k == "install_governor_free":
+            v += w.majority * 6.0 + w.governor_bonus * 2.0
+        elif k == "build_palace_free":
+            v += w.palaces * 9.0
+        elif k == "build_wall_free":
+            v += w.walls * 6.0
+    return v
+
+
+@dataclass(frozen=True)
+class Statics:
+    """Flat-rate values of every card (by slot) and every named ability, for one weighting."""
+
+    card: tuple[tuple[float, float, float], ...]
+    ability: dict[str, float]
+
+
+_STATICS: dict[tuple, tuple[Tables, Statics]] = {}
+
+
+def statics(tables: Tables, w: Weights) -> Statics:
+    key = (id(tables), w.key)
+    hit = _STATICS.get(key)
+    if hit is not None and hit[0] is tables:
+        return hit[1]
+    cards = tuple(
+        tuple(max((static_value(alt, slot, w) for alt in a.options), default=0.0)
+              if a is not None else 0.0 for slot in range(3))
+        for a in tables.card_ability)
+    ability = {name: max(static_value(alt, 0, w) for alt in a.options)
+               for name, a in tables.box.abilities.items()}
+    result = Statics(card=cards, ability=ability)  # type: ignore[arg-type]
+    _STATICS[key] = (tables, result)
+    return result
+
+
+def per_card_gain(e: Any, card_type: int) -> int:
+    """VP one more card of ``card_type`` in its region adds to a ``vp_per_cards`` step."""
+    if e.effect != "vp_per_cards" or e.scope != "here":
+        return 0
+    if e.suit == "any" or (e.suit == "alchemist" and card_type == ALCHEMIST) or (
+            e.suit in SUIT_INDEX and SUIT_INDEX[e.suit] == card_type):
+        return e.per
+    return 0
+
+
+_DISC: dict[tuple[float, int], list[float]] = {}
+
+
+def discounts(patience: float, turns: int) -> list[float]:
+    """``patience ** d`` for d = 0..FAR, zero beyond the turns left and from FAR on.
+
+    The zeros run on to ``2 * FAR`` so that a distance plus a few steps indexes the list
+    directly: no distance the estimates form reaches that far.
+    """
+    key = (patience, turns)
+    hit = _DISC.get(key)
+    if hit is None:
+        hit = _DISC[key] = [patience ** d if d <= turns else 0.0 for d in range(FAR)] + [
+            0.0] * (FAR + 1)
+    return hit

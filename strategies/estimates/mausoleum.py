@@ -1,0 +1,179 @@
+"""The Mausoleum: what each spot is worth to this seat and how far it is from meeting the spot's
+condition, what a soldier at the entrance is worth, and what meeting a condition brings.
+
+A spot's worth is its slot's VP plus its share of the rows and columns it may complete (each
+other spot of a line counted by the chance we get there); its distance is the actions still
+needed to meet its condition, discounted by the seat's patience.
+"""
+
+from __future__ import annotations
+
+from zsim.rules import queries
+from zsim.state import NO_ONE
+from zsim.strategies.estimates.seat import Seat
+from zsim.strategies.estimates.weights import FAR
+
+
+class MausoleumEstimates(Seat):
+    __slots__ = ("_soldier", "_spots", "open_spots", "spot_gap")
+
+    _spots: list | None
+    open_spots: dict[tuple[str, int], tuple[float, int]]
+    spot_gap: int
+    _soldier: float | None
+
+    def start(self) -> None:
+        super().start()
+        self._spots = None
+        self.open_spots = {}
+        self.spot_gap = 0
+
+    def refresh(self) -> None:
+        super().refresh()
+        self._soldier = None
+
+    def spots(self) -> list:
+        """[worth of a soldier there now (0: taken or full), distance, mine, full worth (slot +
+        rows and columns)] per spot."""
+        if self._spots is not None:
+            return self._spots
+        p, board, seat, f = self.p, self.board, self.seat, self.f
+        values = f.slot_values
+        worth, dist, mine = [], [], []
+        spot_dist = self._spot_dist
+        free = queries.free_spots(self.tables, board, p)
+        for j, spot in enumerate(board.mausoleum):
+            slots = spot.slots
+            if seat in slots:
+                worth.append(0)
+                mine.append(True)
+                dist.append(0)
+                continue
+            mine.append(False)
+            if j in free:
+                worth.append(values[slots.index(NO_ONE)])
+                dist.append(spot_dist(spot.condition, spot.where))
+            else:
+                worth.append(0)
+                dist.append(0)
+        gap = self.spot_gap = 0 if p.entrance else 1
+        disc = self.disc
+        chance = [1.0 if mine[j] else (disc[dist[j] + gap] if worth[j] else 0.0)
+                  for j in range(len(worth))]
+        line_vp = self.rules.mausoleum_line_vp
+        wm = self.w.mausoleum
+        full = [0.0] * len(worth)
+        open_spots = {}
+        usable_soldiers = p.entrance or p.soldiers
+        for j, spot in enumerate(board.mausoleum):
+            value = worth[j]
+            if value:
+                lines = 0.0
+                for a, b in f.lines_of[j]:
+                    lines += chance[a] * chance[b]
+                full[j] = wm * (value + line_vp * lines)
+                if usable_soldiers:
+                    open_spots[spot.condition, spot.where] = (full[j], dist[j])
+        self.open_spots = open_spots
+        self._spots = [worth, dist, mine, full]
+        return self._spots
+
+    def _spot_dist(self, condition: str, where: int) -> int:
+        """Actions this player still needs to meet a spot's condition (0: met)."""
+        p, board, seat = self.p, self.board, self.seat
+        if condition == "palace":
+            return 0 if board.palace_count[where][seat] else self.pal_dist[where]
+        if condition == "governor":
+            if board.governor_count[where][seat]:
+                return 0
+            return self.missing[where] + 1 if p.governors else FAR
+        if condition == "full":
+            return max(0, self.limit - len(p.tableau[where]))
+        if condition == "council":
+            return self.missing[where]
+        if condition == "workforce":
+            need = self.rules.workforce_workers - p.workers[where]
+            if need <= 0:
+                return 0
+            return -(-need // self.rules.hire_workers) + (0 if self.hire_ok[where] else 1)
+        if condition == "master_alchemist":
+            if p.master_taken:
+                return 0
+            if p.ship >= self.f.master_space or not board.master_available:
+                return FAR
+            return -(-(self.f.master_space - p.ship) // self.rules.elixir_steps)
+        have = self.worker_regions
+        best, missing_sections = FAR, 0
+        walls = board.walls
+        for index in self.site_sections().get(where, ()):
+            section = walls[index]
+            slots, tiers = section.slots, section.tiers
+            if condition == "first_builder":
+                if section.first_builder == seat:
+                    return 0
+                if p.walls and slots.count(NO_ONE) == len(slots):
+                    best = min(best, 1 + max(0, min(tiers) - have))
+                continue
+            top = max(tiers)
+            if condition == "high_wall":
+                for h, t in zip(slots, tiers, strict=True):
+                    if t == top and h == seat:
+                        return 0
+                    if t == top and h == NO_ONE and p.walls and seat not in slots:
+                        best = min(best, 1 + max(0, top - have))
+            elif seat not in slots:  # both_sections
+                if NO_ONE not in slots or not p.walls:
+                    return FAR
+                missing_sections += 1
+        if condition == "both_sections":
+            return missing_sections
+        return best
+
+    def spot_progress(self, condition: str, where: int, before: int, after: int) -> float:
+        """Value of bringing a spot's condition from ``before`` to ``after`` actions away."""
+        if self._spots is None:
+            self.spots()
+        hit = self.open_spots.get((condition, where))
+        if hit is None or before == after:
+            return 0.0
+        disc, gap = self.disc, self.spot_gap
+        return hit[0] * (disc[after + gap] - disc[before + gap])
+
+    def spot_ready(self, condition: str, where: int) -> float:
+        """Value of meeting a spot's condition now (from its current distance)."""
+        if self._spots is None:
+            self.spots()
+        hit = self.open_spots.get((condition, where))
+        if hit is None or not hit[1]:
+            return 0.0
+        disc, gap = self.disc, self.spot_gap
+        return hit[0] * (disc[gap] - disc[hit[1] + gap])
+
+    def spare_loss(self) -> float:
+        """Spare-soldier VP lost by taking one soldier off the entrance."""
+        e = self.p.entrance
+        table = self.rules.extra_soldier_vp
+        top = len(table) - 1
+        return self.w.soldiers * (table[min(e, top)] - table[min(max(e - 1, 0), top)])
+
+    def spot_place(self, j: int) -> float:
+        """Placing an unlocked soldier on spot ``j`` now."""
+        return self.spots()[3][j] - self.spare_loss()
+
+    def soldier_value(self) -> float:
+        """One more unlocked soldier at the entrance."""
+        if self._soldier is None:
+            _, dist, _, full = self.spots()
+            disc = self.disc
+            best = 0.0
+            for j, value in enumerate(full):
+                if value:
+                    v = value * disc[dist[j]]
+                    if v > best:
+                        best = v
+            e = self.p.entrance
+            table = self.rules.extra_soldier_vp
+            top = len(table) - 1
+            spare = self.w.soldiers * (table[min(e + 1, top)] - table[min(e, top)])
+            self._soldier = max(best, spare)
+        return self._soldier

@@ -1,0 +1,214 @@
+"""The seat an estimate is made for: what it reads of the view once per decision, and the small
+facts of its own pieces that every other estimate builds on (how far a Palace is, what Unrest
+costs, which cards it holds).
+
+The estimator is a chain of classes, one module per concern, each building on the ones before
+it (``zsim.strategies.estimates`` lists them in order). Each keeps its own tables, built on
+first use: ``start`` clears the slow ones (kept for the rest of the turn), ``refresh`` the
+fast-moving ones (dropped after each of the player's own moves).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from zsim.rules import queries
+from zsim.strategies.estimates.facts import Facts, Statics, discounts, facts
+from zsim.strategies.estimates.weights import (
+    ACTIVATIONS_PER_ROUND,
+    ARCHITECT,
+    FAR,
+    GENERAL,
+    GOVERNOR,
+    PALACE,
+    REGIONS,
+    UNREST_LEVEL,
+    WALL,
+    Weights,
+)
+
+if TYPE_CHECKING:
+    from zsim.components.schema import Rules
+    from zsim.rules.tables import Tables
+    from zsim.state import GameState, PlayerState
+    from zsim.view import PlayerView
+
+
+class Seat:
+    """One seat's standing, read from its view for one decision (and kept, after a
+    ``refresh``, for the rest of that turn)."""
+
+    __slots__ = (
+        "_activations", "_types", "board", "cap", "disc", "f", "frac", "hire_ok", "limit",
+        "memo", "missing", "n", "n_hire_ok", "p", "pal_dist", "round_left", "rules", "seat",
+        "st", "tables", "total_workers", "turns", "view", "w", "worker_regions",
+    )
+
+    view: PlayerView
+    w: Weights
+    st: Statics
+    p: PlayerState
+    board: GameState
+    tables: Tables
+    f: Facts
+    rules: Rules
+    seat: int
+    n: int
+    turns: int
+    frac: float
+    round_left: float
+    disc: list[float]
+    cap: int
+    limit: int
+    memo: dict
+    missing: list[int]
+    hire_ok: list[bool]
+    n_hire_ok: int
+    total_workers: int
+    worker_regions: int
+    pal_dist: list[int]
+    _types: tuple | None
+    _activations: list[float] | None
+
+    def __init__(self, view: PlayerView, w: Weights, st: Statics) -> None:
+        self.view, self.w, self.st = view, w, st
+        self.p = p = view.me
+        self.board = board = view.board
+        self.tables = tables = view.tables
+        self.f = facts(tables)
+        self.rules = rules = tables.rules
+        self.seat = p.seat
+        self.n = board.n
+        per_round = 3 * rules.cards_per_suit_per_round
+        self.turns = turns = view.turns_left
+        self.frac = turns / (rules.rounds * per_round)
+        self.round_left = len(view.hand) / per_round  # share of this round still to play
+        self.disc = discounts(w.patience, turns)
+        self.cap = rules.unrest_cap
+        self.limit = rules.region_card_limit
+        self.memo = view.memo
+        self.start()
+        self.refresh()
+
+    def start(self) -> None:
+        """Clear the slow tables (Mausoleum spots, Walls, goal values): once per estimator."""
+
+    def refresh(self) -> None:
+        """Re-read the fast-moving state (Officials, Workers, Unrest, cards, supplies) and drop
+        everything computed from it, keeping the slow tables. Used within one turn, where only
+        this player's own moves happen. The view's table is a copy made for each decision, so
+        this decision's copy is read."""
+        self.p = p = self.view.me
+        self.board = self.view.board
+        rules = self.rules
+        self.missing = [(not o[0]) + (not o[1]) + (not o[2]) for o in p.officials]
+        hire = queries.hire_regions(rules, p)
+        self.hire_ok = [r in hire for r in REGIONS]
+        self.n_hire_ok = sum(self.hire_ok)
+        self.total_workers = sum(p.workers)
+        self.worker_regions = 5 - p.workers.count(0)
+        if p.palaces:
+            dist = self.palace_dist
+            self.pal_dist = [dist(0), dist(1), dist(2), dist(3), dist(4)]
+        else:
+            self.pal_dist = [FAR] * 5
+        self._types = None
+        self._activations = None
+
+    def activations(self, trigger: int) -> float:
+        """Expected future activations of a tableau card with this trigger."""
+        return (self._activations or self._activations_table())[trigger]
+
+    def _activations_table(self) -> list[float]:
+        p = self.p
+        base = ACTIVATIONS_PER_ROUND * self.frac * self.rules.rounds
+        dead = {PALACE: not p.palaces, GOVERNOR: not p.governors, WALL: not p.walls}
+        table = self._activations = [0.0 if dead.get(a) else base for a in range(6)]
+        return table
+
+    def palace_dist(self, r: int, architect: bool | None = None, general: bool | None = None,
+                    here: int | None = None, elsewhere: int | None = None) -> int:
+        """Actions a Palace in region ``r`` still needs; the keyword arguments ask what if."""
+        p, rules = self.p, self.rules
+        if not p.palaces:
+            return FAR
+        offs = p.officials[r]
+        if architect is None:
+            architect = offs[ARCHITECT] > 0
+        if general is None:
+            general = offs[GENERAL] > 0
+        if here is None:
+            here = p.workers[r]
+        if elsewhere is None:
+            elsewhere = self.total_workers - p.workers[r]
+        d = 1 if architect else 2
+        if here < rules.palace_workers_here:
+            if p.unrest[r] > self.cap - rules.hire_unrest:
+                d += 3
+            else:
+                d += 1 if general else 2
+        if elsewhere < rules.palace_workers_elsewhere:
+            d += 1 if self.n_hire_ok - self.hire_ok[r] > 0 else 2
+        return d
+
+    def type_counts(self) -> tuple[list[list[int]], list[int]]:
+        """Tableau cards by region and type, and totals by type (per game memo: a tableau only
+        grows, so its region sizes name it)."""
+        if self._types is None:
+            tableau = self.p.tableau
+            key = ("types", *map(len, tableau))
+            hit = self.memo.get(key)
+            if hit is None:
+                card_type = self.f.card_type
+                counts = []
+                for cards in tableau:
+                    row = [0, 0, 0, 0]
+                    for c in cards:
+                        row[card_type[c]] += 1
+                    counts.append(row)
+                hit = self.memo[key] = (counts, [sum(row[t] for row in counts) for t in range(4)])
+            self._types = hit
+        return self._types
+
+    def site_sections(self) -> dict[int, list[int]]:
+        """The indices of the Wall sections of each site (per game memo: sections never move;
+        the sections themselves are read from this decision's table)."""
+        sites = self.memo.get("sites")
+        if sites is None:
+            sites = self.memo["sites"] = {}
+            for index, section in enumerate(self.board.walls):
+                sites.setdefault(section.site, []).append(index)
+        return sites
+
+    # --- Unrest ----------------------------------------------------------------------------
+
+    def block_value(self, r: int) -> float:
+        """What reaching the Unrest cap in region ``r`` blocks: its cards, hiring there."""
+        p = self.p
+        v = self.w.abilities * 1.2 * len(p.tableau[r]) * self.frac
+        if p.officials[r][GENERAL]:
+            v += self.frac
+        return v
+
+    def unrest_cost(self, r: int, k: int) -> float:
+        """Raising Unrest in region ``r`` by ``k`` (never past the cap: the engine forbids it)."""
+        if k <= 0:
+            return 0.0
+        u = self.p.unrest[r]
+        cap = self.cap
+        new = min(u + k, cap)
+        v = self.w.unrest * (UNREST_LEVEL[min(new, 3)] - UNREST_LEVEL[min(u, 3)])
+        if new >= cap > u:
+            v += self.block_value(r)
+        return v
+
+    def unrest_relief(self, r: int, k: int) -> float:
+        """Lowering Unrest in region ``r`` by ``k``."""
+        u = self.p.unrest[r]
+        new = max(0, u - k)
+        if new == u:
+            return 0.0
+        v = self.w.unrest * (UNREST_LEVEL[min(u, 3)] - UNREST_LEVEL[min(new, 3)])
+        if u >= self.cap > new:
+            v += self.block_value(r)
+        return v
