@@ -35,6 +35,7 @@ COMPILED = (
             if path.name != "__init__.py"),
     "zsim/encode/observation.py",
 )
+COMPILED_DIGESTS: dict[str, str] = {}  # filled when mypyc reads the sources
 MANIFEST = "compiled.json"  # in the zsim package: {module: sha256 of the source compiled}
 # Type errors mypy reports for types it cannot narrow (an optional attribute known to be set,
 # a YAML dict keyed by player counts read with an int): the compiled code does the generic
@@ -85,6 +86,9 @@ def compiled_engine() -> list[Extension]:
     except ImportError:
         print("mypy is missing: installing the engine's sources alone", file=sys.stderr)
         return []
+    # The digests of the sources as mypyc reads them: a source edited while the C compiler
+    # runs is then recorded as stale, never as built.
+    COMPILED_DIGESTS.update(digests())
     # The modules they import are read for their types, not compiled.
     try:
         extensions = mypycify(["--follow-imports=silent", "--ignore-missing-imports",
@@ -115,7 +119,7 @@ class BuildWithManifest(build_ext):
             print(f"the engine could not be compiled ({error}): installing its sources alone",
                   file=sys.stderr)
             return
-        record = json.dumps(digests(), indent=1, sort_keys=True) + "\n"
+        record = json.dumps(COMPILED_DIGESTS, indent=1, sort_keys=True) + "\n"
         targets = [Path(self.build_lib, "zsim", MANIFEST)]
         if self.inplace:  # an editable install runs the extensions from the source tree
             targets.append(Path("zsim", MANIFEST))

@@ -26,20 +26,17 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from zsim.decisions import Decision
 from zsim.kinds import STOP
-from zsim.rules import queries
 from zsim.rules.tables import ACTION_INDEX
 from zsim.state import NO_ONE
 from zsim.strategies import estimates
 from zsim.strategies.base import Strategy
-from zsim.strategies.estimates import ELIXIR, GOVERNOR, HIRE, PALACE, RECRUIT, WEIGHTS
+from zsim.strategies.estimates import WEIGHTS, turn
 from zsim.view import PlayerView
 from zsim.yamlload import safe_load
 
 if TYPE_CHECKING:
     from zsim.strategies.estimates import Estimator
 
-KEEP = 0.3  # share of a card's best tuck value lost by spending it at Court instead
-MOVE = 0.8  # what moving one Official after a Court action is typically worth, early on
 SURE_ABILITY = 3.0  # an ability worth this much beats any single move: skip weighing moves
 TURN, CURRENT, UNCHANGED = "heuristic.turn", "heuristic.current", "heuristic.unchanged"
 STATICS = "heuristic.statics"  # this game's flat-rate values for this bot's weights
@@ -233,75 +230,11 @@ class HeuristicStrategy(Strategy):
         if nothing_to_weigh(decision):
             return options[view.rng.randrange(len(options))]
         est = self.estimator(view)
-        tucks: dict[tuple[int, int], float] = {}
-        keep: dict[int, float] = {}
-        card_type = est.f.card_type
-        slots = [len(cards) for cards in view.me.tableau]
-        bases: dict[tuple[int, int], float] = {}
-        for option in options:
-            if option[0] == "unify":
-                card, r = option[1], option[2]
-                key = (r, card_type[card])
-                base = bases.get(key)
-                if base is None:
-                    base = bases[key] = est.tuck_base(*key)
-                v = tucks[card, r] = base + est.future_card(card, slots[r])
-                if v > keep.get(card, 0.0):
-                    keep[card] = v
-        board = view.board
-        below = queries.court_top(board)
-        free = board.court_free
-        move = MOVE * est.frac  # the exact move is weighed when the activation is asked
-        actions: dict[int, float] = {}
-        fired: dict[int, float] = {}
-        top, tied = -math.inf, []
-        shown = view.memo.get(VALUES)
-        for option in options:
-            card = option[1]
-            if option[0] == "unify":
-                v = tucks[card, option[2]]
-            else:
-                action = option[2]
-                v = actions.get(action)
-                if v is None:
-                    v = actions[action] = self.action_value(view, est, action)
-                if queries.activates(action, card, below, free):
-                    f = fired.get(action)
-                    if f is None:
-                        f = fired[action] = max(est.fired_value(action), move)
-                    v += f - KEEP * keep.get(card, 0.0)
-                else:
-                    v += move - KEEP * keep.get(card, 0.0)
-            if shown is not None:
-                shown[option] = v
-            if v > top:
-                top, tied = v, [option]
-            elif v == top:
-                tied.append(option)
-        choice = tied[0] if len(tied) == 1 else tied[view.rng.randrange(len(tied))]
+        choice = turn.best_turn(view, est, options, view.memo.get(VALUES))
         view.memo[TURN] = (view.round, est)
         if choice[0] == "court" and choice[2] in FIRST_QUESTION:
             self.unchanged(view, FIRST_QUESTION[choice[2]])
         return choice
-
-    def action_value(self, view: PlayerView, est: Estimator, action: int) -> float:
-        """The best way to perform a Court action (offered, so possible), before abilities."""
-        rules = est.rules
-        if action == RECRUIT:
-            supply = view.me.official_supply
-            return est.best_official([t for t in range(3) if supply[t]])
-        if action == HIRE:
-            return max(est.worker_value(r, rules.hire_workers) - est.unrest_cost(
-                r, rules.hire_unrest) for r in queries.hire_regions(rules, view.me))
-        if action == ELIXIR:
-            return est.ship_value(rules.elixir_steps)
-        if action == GOVERNOR:
-            return max(est.governor_value(r, free=False)
-                       for r in queries.governor_regions(view.me))
-        if action == PALACE:
-            return max(est.palace_value(r, free=False)
-                       for r in queries.palace_regions(rules, view.me))
-        return est.best_wall()
 
     # --- Court actions and what they lead to --------------------------------------------------
 

@@ -14,25 +14,33 @@ class ActionEstimates(PieceEstimates):
 
     def palace_value(self, r: int, free: bool, large: bool = True) -> float:
         """Building a Palace in region ``r`` (``free``: no Architect or Workers needed)."""
-        w, rules = self.w, self.rules
-        v = w.palaces * rules.palace_vp + self.best_tile(r)
+        w, f = self.w, self.f
+        v = w.palaces * f.palace_vp + self.best_tile(r)
         if not self.board.palace_count[r][self.seat]:
             v += self.wall_rate("regions_with_palace") + self.spot_ready("palace", r)
         on_board = self.board.large_on_board
-        if large and any(on_board):
+        if large and (on_board[0] or on_board[1] or on_board[2]):
             carry = 2 * self.token_carry()
-            v += max(self.token_gain(s, rules.large_token_value) - carry
-                     for s in range(3) if on_board[s])
+            best = -math.inf
+            for s in range(3):
+                if on_board[s]:
+                    gain = self.token_gain(s, f.large_token_value) - carry
+                    if gain > best:
+                        best = gain
+            v += best
         if not free:
-            v -= self.worker_loss(r, rules.palace_workers_here, exclude_palace=True)
-            v -= self.pay_cost(rules.palace_workers_elsewhere, exclude=r)
+            v -= self.worker_loss(r, f.palace_workers_here, exclude_palace=True)
+            v -= self.pay_cost(f.palace_workers_elsewhere, exclude=r)
         return v
 
     def governor_value(self, r: int, free: bool) -> float:
         """Installing a Governor in region ``r`` (``free``: no Officials spent)."""
         v = self.gov_goals()[r]
         if not free:
-            v -= sum(self.official_loss(t, r, exclude_governor=True) for t in range(3))
+            spent = 0.0
+            for t in range(3):
+                spent += self.official_loss(t, r, exclude_governor=True)
+            v -= spent
         return v
 
     def wall_value(self, s: int, slot: int, free: bool) -> float:

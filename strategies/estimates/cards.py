@@ -26,10 +26,10 @@ class Estimator(AbilityEstimates):
 
     def tuck_base(self, r: int, suit: int) -> float:
         """Tucking any card of ``suit`` in region ``r``: tokens, Unrest, what it adds to tiles."""
-        rules = self.rules
+        f = self.f
         slot = len(self.p.tableau[r])
-        tokens = min(rules.tokens_per_slot[slot], self.board.supply[suit])
-        return (self.token_gain(suit, tokens) - self.unrest_cost(r, rules.unrest_per_slot[slot])
+        tokens = min(f.tokens_per_slot[slot], self.board.supply[suit])
+        return (self.token_gain(suit, tokens) - self.unrest_cost(r, f.unrest_per_slot[slot])
                 + self.composition(r, suit))
 
     def future_card(self, card: int, slot: int) -> float:

@@ -23,7 +23,7 @@ class ElixirEstimates(GoalEstimates):
         if self._vp_proj is None:
             f, p = self.f, self.p
             searches = self.turns * SEARCH_SHARE * self.w.elixir
-            reach = min(f.elixir_end, p.ship + int(self.rules.elixir_steps * searches))
+            reach = min(f.elixir_end, p.ship + int(f.elixir_steps * searches))
             self._vp_proj = float(f.elixir_vp[reach])
         return self._vp_proj
 
@@ -35,11 +35,15 @@ class ElixirEstimates(GoalEstimates):
         if s2 == s:
             return 0.0
         pending = len(p.alchemist_supply) + (0 if p.master_taken else 1)
-        ahead = sum(1 for x in f.elixir_spaces if x > s)
+        ahead = symbols = 0
+        for x in f.elixir_spaces:
+            if x > s:
+                ahead += 1
+                if x <= s2:
+                    symbols += 1
         cards = self.type_counts()[1][ALCHEMIST] + FUTURE_ALCHEMISTS * min(
             pending, ahead) * self.frac
         v = w.elixir * cards * (f.elixir_vp[s2] - f.elixir_vp[s])
-        symbols = sum(1 for x in f.elixir_spaces if s < x <= s2)
         if symbols:
             reward = self.soldier_value() if p.soldiers else 0.0
             if p.alchemist_supply and queries.elixir_card_regions(self.rules, p):
@@ -49,7 +53,7 @@ class ElixirEstimates(GoalEstimates):
         if s < master and not p.master_taken:
             if s2 >= master and self.board.master_available:
                 v += w.elixir * self.vp_projection() * 0.8 + 2.0
-            per = self.rules.elixir_steps
+            per = f.elixir_steps
             before = -(-(master - s) // per)
             after = 0 if s2 >= master else -(-(master - s2) // per)
             v += self.spot_progress("master_alchemist", 0, before, after)

@@ -33,6 +33,27 @@ class Facts:
     slot_values: tuple[int, ...]
     lines: tuple[tuple[int, ...], ...]  # spot indices of each row and column of the grid
     lines_of: tuple[tuple[tuple[int, ...], ...], ...]  # per spot: the other two of each line
+    # The numbers of the rules the estimates read, copied from the box's ``Rules`` (a pydantic
+    # model, slow to read in the compiled build) into plain fields.
+    rounds: int
+    cards_per_suit_per_round: int
+    unrest_cap: int
+    region_card_limit: int
+    hire_workers: int
+    hire_unrest: int
+    palace_workers_here: int
+    palace_workers_elsewhere: int
+    palace_vp: int
+    elixir_steps: int
+    large_token_value: int
+    unlock_cost: int
+    workforce_workers: int
+    mausoleum_line_vp: int
+    small_token_keep: int
+    tokens_per_slot: tuple[int, ...]
+    unrest_per_slot: tuple[int, ...]
+    extra_soldier_vp: tuple[int, ...]
+    governor_majority_vp: tuple[int, ...]  # by player count (0 where the rules give none)
 
 
 _FACTS: dict[int, tuple[Tables, Facts]] = {}
@@ -49,6 +70,7 @@ def facts(tables: Tables) -> Facts:
     cols = tuple(tuple(r * size + c for r in range(size)) for c in range(size))
     lines = rows + cols
     route = box.board.elixir
+    rules = tables.rules
     result = Facts(
         card_type=tables.card_type,
         card_trigger=tables.card_trigger,
@@ -61,6 +83,26 @@ def facts(tables: Tables) -> Facts:
         lines=lines,
         lines_of=tuple(tuple(tuple(k for k in line if k != j) for line in lines if j in line)
                        for j in range(size * size)),
+        rounds=rules.rounds,
+        cards_per_suit_per_round=rules.cards_per_suit_per_round,
+        unrest_cap=rules.unrest_cap,
+        region_card_limit=rules.region_card_limit,
+        hire_workers=rules.hire_workers,
+        hire_unrest=rules.hire_unrest,
+        palace_workers_here=rules.palace_workers_here,
+        palace_workers_elsewhere=rules.palace_workers_elsewhere,
+        palace_vp=rules.palace_vp,
+        elixir_steps=rules.elixir_steps,
+        large_token_value=rules.large_token_value,
+        unlock_cost=rules.unlock_cost,
+        workforce_workers=rules.workforce_workers,
+        mausoleum_line_vp=rules.mausoleum_line_vp,
+        small_token_keep=rules.small_token_keep,
+        tokens_per_slot=tuple(rules.tokens_per_slot),
+        unrest_per_slot=tuple(rules.unrest_per_slot),
+        extra_soldier_vp=tuple(rules.extra_soldier_vp),
+        governor_majority_vp=tuple(rules.governor_majority_vp.get(n, 0)  # type: ignore[call-overload]
+                                   for n in range(5)),
     )
     _FACTS[id(tables)] = (tables, result)
     return result

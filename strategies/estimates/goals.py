@@ -80,7 +80,7 @@ class GoalEstimates(TokenEstimates):
             p, w, board, seat = self.p, self.w, self.board, self.seat
             goals = [0.0] * 5
             if p.palaces:
-                base = w.palaces * self.rules.palace_vp + w.rewards * 1.5
+                base = w.palaces * self.f.palace_vp + w.rewards * 1.5
                 regions_rate = self.wall_rate("regions_with_palace")
                 counts = board.palace_count
                 for r in REGIONS:
@@ -125,7 +125,7 @@ class GoalEstimates(TokenEstimates):
                     top, tied = c, 1
                 elif c == top:
                     tied += 1
-        prize = self.rules.governor_majority_vp[self.n]
+        prize = self.f.governor_majority_vp[self.n]
         return prize * (self._share(mine + extra, top, tied) - self._share(mine, top, tied))
 
     def _share(self, mine: int, top: int, tied: int) -> float:

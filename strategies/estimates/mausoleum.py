@@ -40,7 +40,6 @@ class MausoleumEstimates(Seat):
         p, board, seat, f = self.p, self.board, self.seat, self.f
         values = f.slot_values
         worth, dist, mine = [], [], []
-        spot_dist = self._spot_dist
         free = queries.free_spots(self.tables, board, p)
         for j, spot in enumerate(board.mausoleum):
             slots = spot.slots
@@ -52,7 +51,7 @@ class MausoleumEstimates(Seat):
             mine.append(False)
             if j in free:
                 worth.append(values[slots.index(NO_ONE)])
-                dist.append(spot_dist(spot.condition, spot.where))
+                dist.append(self._spot_dist(spot.condition, spot.where))
             else:
                 worth.append(0)
                 dist.append(0)
@@ -60,7 +59,7 @@ class MausoleumEstimates(Seat):
         disc = self.disc
         chance = [1.0 if mine[j] else (disc[dist[j] + gap] if worth[j] else 0.0)
                   for j in range(len(worth))]
-        line_vp = self.rules.mausoleum_line_vp
+        line_vp = f.mausoleum_line_vp
         wm = self.w.mausoleum
         full = [0.0] * len(worth)
         open_spots = {}
@@ -92,16 +91,16 @@ class MausoleumEstimates(Seat):
         if condition == "council":
             return self.missing[where]
         if condition == "workforce":
-            need = self.rules.workforce_workers - p.workers[where]
+            need = self.f.workforce_workers - p.workers[where]
             if need <= 0:
                 return 0
-            return -(-need // self.rules.hire_workers) + (0 if self.hire_ok[where] else 1)
+            return -(-need // self.f.hire_workers) + (0 if self.hire_ok[where] else 1)
         if condition == "master_alchemist":
             if p.master_taken:
                 return 0
             if p.ship >= self.f.master_space or not board.master_available:
                 return FAR
-            return -(-(self.f.master_space - p.ship) // self.rules.elixir_steps)
+            return -(-(self.f.master_space - p.ship) // self.f.elixir_steps)
         have = self.worker_regions
         best, missing_sections = FAR, 0
         walls = board.walls
@@ -152,7 +151,7 @@ class MausoleumEstimates(Seat):
     def spare_loss(self) -> float:
         """Spare-soldier VP lost by taking one soldier off the entrance."""
         e = self.p.entrance
-        table = self.rules.extra_soldier_vp
+        table = self.f.extra_soldier_vp
         top = len(table) - 1
         return self.w.soldiers * (table[min(e, top)] - table[min(max(e - 1, 0), top)])
 
@@ -172,7 +171,7 @@ class MausoleumEstimates(Seat):
                     if v > best:
                         best = v
             e = self.p.entrance
-            table = self.rules.extra_soldier_vp
+            table = self.f.extra_soldier_vp
             top = len(table) - 1
             spare = self.w.soldiers * (table[min(e + 1, top)] - table[min(e, top)])
             self._soldier = max(best, spare)

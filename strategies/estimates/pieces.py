@@ -4,6 +4,7 @@ spot's condition, plus a small spare value for later uses the model does not fol
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 
 from zsim.rules import queries
@@ -51,10 +52,15 @@ class PieceEstimates(ElixirEstimates):
         table = self._official
         if table is None:
             table = self._official = self._official_table()
-        return max(max(table[t]) for t in types)
+        best = -math.inf
+        for t in types:
+            for v in table[t]:
+                if v > best:
+                    best = v
+        return best
 
     def _official_table(self) -> list[list[float]]:
-        p, w, disc, rules = self.p, self.w, self.disc, self.rules
+        p, w, disc, f = self.p, self.w, self.disc, self.f
         palace_goal, gov_goal = self.palace_goals(), self.gov_goals()
         if self._spots is None:
             self.spots()
@@ -63,9 +69,9 @@ class PieceEstimates(ElixirEstimates):
         spare = OFFICIAL_SPARE * self.frac
         table = [[spare] * 5 for _ in range(3)]
         seat, board, limit = self.seat, self.board, self.limit
-        workforce, hire_cap = rules.workforce_workers, self.cap - rules.hire_unrest
+        workforce, hire_cap = f.workforce_workers, self.cap - f.hire_unrest
         officials, workers, unrest, tableau = p.officials, p.workers, p.unrest, p.tableau
-        alchemist_room = bool(queries.elixir_card_regions(rules, p))
+        alchemist_room = bool(queries.elixir_card_regions(self.rules, p))
         rates = (self._walls or self.walls())[0]
         type_rates = [rates.get(key, 0.0) for key in OFFICIAL_KEYS]
         missing, pal_dist = self.missing, self.pal_dist
@@ -87,7 +93,7 @@ class PieceEstimates(ElixirEstimates):
             hit = None if board.palace_count[r][seat] else spots.get(("palace", r))
             if hit and before < FAR:
                 step += hit[0] * (later[before - 1] - later[before])
-            short = workers[r] < rules.palace_workers_here and unrest[r] <= hire_cap
+            short = workers[r] < f.palace_workers_here and unrest[r] <= hire_cap
             if not offs[ALCHEMIST_OFFICIAL]:
                 v = shared + type_rates[ALCHEMIST_OFFICIAL]
                 if p.alchemist_supply and not alchemist_room and len(tableau[r]) < limit:
@@ -100,9 +106,9 @@ class PieceEstimates(ElixirEstimates):
                 if short:
                     v += step
                 if not self.n_hire_ok and unrest[r] <= hire_cap:
-                    v += max(0.0, self.worker_value(r, rules.hire_workers)) * w.patience
+                    v += max(0.0, self.worker_value(r, f.hire_workers)) * w.patience
                 if workers[r] < workforce:
-                    need = -(-(workforce - workers[r]) // rules.hire_workers)
+                    need = -(-(workforce - workers[r]) // f.hire_workers)
                     hit = spots.get(("workforce", r))
                     if hit:
                         v += hit[0] * (later[need] - later[need + 1])
@@ -159,23 +165,28 @@ class PieceEstimates(ElixirEstimates):
         return hit
 
     def _worker_gain(self, r: int, k: int) -> float:
-        p, rules, disc = self.p, self.rules, self.disc
+        p, f, disc = self.p, self.f, self.disc
         wr = p.workers[r]
         v = WORKER_SPARE * k * self.frac
         palace_goal = self.palace_goals()
-        here = rules.palace_workers_here
+        here = f.palace_workers_here
         if wr < here <= wr + k:
             after = self.palace_dist(r, here=wr + k)
             v += palace_goal[r] * (disc[after] - disc[self.pal_dist[r]])
         if self.total_workers == 0:
-            v += max(palace_goal[i] * (disc[self.palace_dist(i, elsewhere=k)]
-                                       - disc[self.pal_dist[i]])
-                     for i in REGIONS if i != r)
+            best = -math.inf
+            for i in REGIONS:
+                if i != r:
+                    gain = palace_goal[i] * (disc[self.palace_dist(i, elsewhere=k)]
+                                             - disc[self.pal_dist[i]])
+                    if gain > best:
+                        best = gain
+            v += best
         if not wr:
             have = self.worker_regions
             v += self.wall_phi(have + 1) - self.wall_phi(have) + self.wall_rate(
                 "regions_with_workers")
-        need = rules.workforce_workers
+        need = f.workforce_workers
         if wr < need <= wr + k:
             v += self.spot_ready("workforce", r)
         return v
@@ -189,10 +200,10 @@ class PieceEstimates(ElixirEstimates):
         return hit
 
     def _worker_drop(self, r: int, k: int, exclude_palace: bool) -> float:
-        p, rules, disc = self.p, self.rules, self.disc
+        p, f, disc = self.p, self.f, self.disc
         wr = p.workers[r]
         v = WORKER_SPARE * k * self.frac
-        if not exclude_palace and wr >= rules.palace_workers_here > wr - k:
+        if not exclude_palace and wr >= f.palace_workers_here > wr - k:
             after = self.palace_dist(r, here=wr - k)
             v += self.palace_goals()[r] * (disc[self.pal_dist[r]]
                                            - disc[after])
@@ -200,7 +211,7 @@ class PieceEstimates(ElixirEstimates):
             have = self.worker_regions
             v += self.wall_phi(have) - self.wall_phi(have - 1) + self.wall_rate(
                 "regions_with_workers")
-        need = rules.workforce_workers
+        need = f.workforce_workers
         if wr >= need > wr - k:
             v -= self.spot_progress("workforce", r, 0, 1)
         return v
@@ -211,8 +222,12 @@ class PieceEstimates(ElixirEstimates):
         hit = self._pay.get(key)
         if hit is None:
             wk = self.p.workers
-            losses = sorted(self.worker_loss(r, 1) for r in REGIONS if r != exclude and wk[r])
-            hit = self._pay[key] = sum(losses[:workers])
+            losses = [self.worker_loss(r, 1) for r in REGIONS if r != exclude and wk[r]]
+            losses.sort()
+            hit = 0.0
+            for loss in losses[:workers]:
+                hit += loss
+            self._pay[key] = hit
         return hit
 
     def best_worker_move(self) -> float:

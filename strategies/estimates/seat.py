@@ -75,17 +75,17 @@ class Seat:
         self.p = p = view.me
         self.board = board = view.board
         self.tables = tables = view.tables
-        self.f = facts(tables)
-        self.rules = rules = tables.rules
+        self.f = f = facts(tables)
+        self.rules = tables.rules
         self.seat = p.seat
         self.n = board.n
-        per_round = 3 * rules.cards_per_suit_per_round
+        per_round = 3 * f.cards_per_suit_per_round
         self.turns = turns = view.turns_left
-        self.frac = turns / (rules.rounds * per_round)
+        self.frac = turns / (f.rounds * per_round)
         self.round_left = len(view.hand) / per_round  # share of this round still to play
         self.disc = discounts(w.patience, turns)
-        self.cap = rules.unrest_cap
-        self.limit = rules.region_card_limit
+        self.cap = f.unrest_cap
+        self.limit = f.region_card_limit
         self.memo = view.memo
         self.start()
         self.refresh()
@@ -100,16 +100,22 @@ class Seat:
         this decision's copy is read."""
         self.p = p = self.view.me
         self.board = self.view.board
-        rules = self.rules
         self.missing = [(not o[0]) + (not o[1]) + (not o[2]) for o in p.officials]
-        hire = queries.hire_regions(rules, p)
-        self.hire_ok = [r in hire for r in REGIONS]
-        self.n_hire_ok = sum(self.hire_ok)
-        self.total_workers = sum(p.workers)
+        hire = queries.hire_regions(self.rules, p)
+        hire_ok = self.hire_ok = [r in hire for r in REGIONS]
+        n_hire_ok = 0
+        for ok in hire_ok:
+            if ok:
+                n_hire_ok += 1
+        self.n_hire_ok = n_hire_ok
+        total = 0
+        for k in p.workers:
+            total += k
+        self.total_workers = total
         self.worker_regions = 5 - p.workers.count(0)
         if p.palaces:
-            dist = self.palace_dist
-            self.pal_dist = [dist(0), dist(1), dist(2), dist(3), dist(4)]
+            self.pal_dist = [self.palace_dist(0), self.palace_dist(1), self.palace_dist(2),
+                             self.palace_dist(3), self.palace_dist(4)]
         else:
             self.pal_dist = [FAR] * 5
         self._types = None
@@ -121,7 +127,7 @@ class Seat:
 
     def _activations_table(self) -> list[float]:
         p = self.p
-        base = ACTIVATIONS_PER_ROUND * self.frac * self.rules.rounds
+        base = ACTIVATIONS_PER_ROUND * self.frac * self.f.rounds
         dead = {PALACE: not p.palaces, GOVERNOR: not p.governors, WALL: not p.walls}
         table = self._activations = [0.0 if dead.get(a) else base for a in range(6)]
         return table
@@ -129,7 +135,7 @@ class Seat:
     def palace_dist(self, r: int, architect: bool | None = None, general: bool | None = None,
                     here: int | None = None, elsewhere: int | None = None) -> int:
         """Actions a Palace in region ``r`` still needs; the keyword arguments ask what if."""
-        p, rules = self.p, self.rules
+        p, f = self.p, self.f
         if not p.palaces:
             return FAR
         offs = p.officials[r]
@@ -142,12 +148,12 @@ class Seat:
         if elsewhere is None:
             elsewhere = self.total_workers - p.workers[r]
         d = 1 if architect else 2
-        if here < rules.palace_workers_here:
-            if p.unrest[r] > self.cap - rules.hire_unrest:
+        if here < f.palace_workers_here:
+            if p.unrest[r] > self.cap - f.hire_unrest:
                 d += 3
             else:
                 d += 1 if general else 2
-        if elsewhere < rules.palace_workers_elsewhere:
+        if elsewhere < f.palace_workers_elsewhere:
             d += 1 if self.n_hire_ok - self.hire_ok[r] > 0 else 2
         return d
 

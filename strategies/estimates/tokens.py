@@ -25,9 +25,9 @@ class TokenEstimates(WallEstimates):
         if self._race is None:
             board, p, seat = self.board, self.p, self.seat
             box = self.tables.box
-            large = self.rules.large_token_value
+            large = self.f.large_token_value
             aspects = box.unification_boards[board.reward_board].aspects
-            rnd = min(max(board.round, 1), self.rules.rounds)
+            rnd = min(max(board.round, 1), self.f.rounds)
             order = board.turn_order
             me_first = order.index(seat)
             ability = self.st.ability
@@ -71,8 +71,13 @@ class TokenEstimates(WallEstimates):
         """A token's worth beyond this round's race: later races and unlocking soldiers."""
         carry = 0.25 * self.w.rewards * self.frac
         if self.p.soldiers:
-            carry += self.soldier_value() / (2 * self.rules.unlock_cost)
+            carry += self.soldier_value() / (2 * self.f.unlock_cost)
         return carry
 
     def best_token(self, k: int) -> float:
-        return max(self.token_gain(s, k) for s in range(3))
+        best = self.token_gain(0, k)
+        for s in (1, 2):
+            v = self.token_gain(s, k)
+            if v > best:
+                best = v
+        return best

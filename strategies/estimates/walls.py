@@ -33,17 +33,7 @@ class WallEstimates(MausoleumEstimates):
         Wall left, no slot open; ``queries.wall_slots`` with no Workers paid)."""
         if self._walls is not None:
             return self._walls
-        memo = self.memo
-        sections = memo.get("walls")
-        if sections is None:
-            tiles = self.tables.box.wall_tiles
-            sections = []
-            for section in self.board.walls:
-                tile = tiles[section.wall_tile]
-                scoring = tile.a if section.wall_face == "a" else tile.b
-                key = queries.wall_key(scoring)
-                sections.append((key, tuple(scoring.values), 3 if key == "quadruplets" else 5))
-            memo["walls"] = sections
+        sections = self.wall_tiles()
         seat, p, disc = self.seat, self.p, self.disc
         counts = queries.wall_counts(self.tables, self.board, p)
         open_by: dict[int, list[int]] = {}
@@ -54,8 +44,10 @@ class WallEstimates(MausoleumEstimates):
         have = self.worker_regions
         growth = 0.35 * self.frac
         ww = self.w.walls
-        for s, ((key, values, most), section) in enumerate(
-                zip(sections, self.board.walls, strict=True)):
+        board_walls = self.board.walls
+        for s in range(len(sections)):
+            key, values, most = sections[s]
+            section = board_walls[s]
             slots, tiers = section.slots, section.tiers
             if seat in slots:
                 rates[key] = rates.get(key, 0.0) + values[tiers[slots.index(seat)] - 1]
@@ -80,6 +72,21 @@ class WallEstimates(MausoleumEstimates):
             open_slots.append(found)
         self._walls = ({k: v * ww for k, v in rates.items()}, open_slots)
         return self._walls
+
+    def wall_tiles(self) -> list[tuple[str, tuple[int, ...], int]]:
+        """Per section: what its tile counts (``queries.wall_key``), the VP of its tiers, and
+        the most that count can reach (per game memo: the tiles never change)."""
+        sections: list[tuple[str, tuple[int, ...], int]] | None = self.memo.get("walls")
+        if sections is None:
+            tiles = self.tables.box.wall_tiles
+            sections = []
+            for section in self.board.walls:
+                tile = tiles[section.wall_tile]
+                scoring = tile.a if section.wall_face == "a" else tile.b
+                key = queries.wall_key(scoring)
+                sections.append((key, tuple(scoring.values), 3 if key == "quadruplets" else 5))
+            self.memo["walls"] = sections
+        return sections
 
     def wall_rate(self, key: str) -> float:
         """VP our Walls (built, or in reach) gain when what tile ``key`` counts grows by one."""
