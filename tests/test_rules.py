@@ -445,7 +445,7 @@ def test_wall_conditions_read_only_the_sections_of_their_own_site(make_game):
     site = walls[0].site
     here = [w for w in walls if w.site == site]
     other = next(w for w in walls if w.site != site)
-    both, high, first = (mausoleum.CONDITIONS[c] for c in
+    both, high, first = (mausoleum.CONDITIONS[c].met for c in
                          ("both_sections", "high_wall", "first_builder"))
     other.slots[other.tiers.index(max(other.tiers))] = 0  # a high Wall on another site
     other.first_builder = 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from zsim.rules.effects import EFFECTS
 from zsim.rules.tables import ALCHEMIST, SUIT_INDEX
 from zsim.strategies.estimates.weights import FAR, Weights
 
@@ -108,55 +109,12 @@ def facts(tables: Tables) -> Facts:
     return result
 
 
-# Typical end-of-game counts, for scoring steps valued without today's state.
-TYPICAL_TABLEAU = {"writing": 3.0, "currency": 3.0, "laws": 3.0, "alchemist": 2.0, "any": 9.0}
-TYPICAL_HERE = {"writing": 1.0, "currency": 1.0, "laws": 1.0, "alchemist": 1.0, "any": 2.5}
-TYPICAL_PIECES = {"governor": 3.0, "palace": 2.5, "wall": 2.5, "mausoleum_soldier": 3.0}
-TYPICAL_REGIONS = 2.5
-
-
 def static_value(steps: tuple, slot: int, w: Weights) -> float:
-    """A flat-rate value of effect steps, for abilities that will resolve later or elsewhere."""
+    """A flat-rate value of effect steps, for abilities that will resolve later or elsewhere
+    (each kind's record in ``zsim.rules.effects`` gives its rate)."""
     v = 0.0
     for e in steps:
-        k = e.effect
-        if k == "vp_per_cards":
-            typical = TYPICAL_HERE if e.scope == "here" else TYPICAL_TABLEAU
-            v += w.vp * e.per * typical[e.suit]
-        elif k == "vp_per_pieces":
-            v += w.vp * e.per * TYPICAL_PIECES[e.piece]
-        elif k == "vp_per_region":
-            v += w.vp * e.per[slot] * TYPICAL_REGIONS
-        elif k == "vp_round":
-            v += w.vp * 3.0
-        elif k == "raise_unrest":
-            v -= w.unrest * 1.0 * e.amount
-        elif k == "reduce_unrest":
-            v += w.unrest * 0.6 * e.amount * e.regions
-        elif k == "reset_unrest":
-            v += w.unrest * 1.0 * e.regions
-        elif k == "ship":
-            v += w.elixir * 0.9 * e.steps
-        elif k == "gain_tokens":
-            v += w.rewards * 0.8 * e.count
-        elif k == "unlock_soldiers":
-            v += w.mausoleum * 3.0 * e.count
-        elif k == "recruit":
-            v += w.resources * 1.2 * e.count
-        elif k == "hire":
-            v += w.resources * 0.8 * e.count
-        elif k in ("move_officials", "move_workers"):
-            v += w.resources * 0.4 * min(e.count, 2)
-        elif k == "place_alchemist_cards":
-            v += w.elixir * 4.0 * e.count
-        elif k == "place_soldier_free":
-            v += w.mausoleum * 6.0
-        elif k == "install_governor_free":
-            v += w.majority * 6.0 + w.governor_bonus * 2.0
-        elif k == "build_palace_free":
-            v += w.palaces * 9.0
-        elif k == "build_wall_free":
-            v += w.walls * 6.0
+        v += EFFECTS[e.effect].flat(w, e, slot)
     return v
 
 

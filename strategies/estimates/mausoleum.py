@@ -3,15 +3,16 @@ condition, what a soldier at the entrance is worth, and what meeting a condition
 
 A spot's worth is its slot's VP plus its share of the rows and columns it may complete (each
 other spot of a line counted by the chance we get there); its distance is the actions still
-needed to meet its condition, discounted by the seat's patience.
+needed to meet its condition (its record in ``zsim.rules.mausoleum`` says how many),
+discounted by the seat's patience.
 """
 
 from __future__ import annotations
 
 from zsim.rules import queries
+from zsim.rules.mausoleum import CONDITIONS
 from zsim.state import NO_ONE
 from zsim.strategies.estimates.seat import Seat
-from zsim.strategies.estimates.weights import FAR
 
 
 class MausoleumEstimates(Seat):
@@ -51,7 +52,7 @@ class MausoleumEstimates(Seat):
             mine.append(False)
             if j in free:
                 worth.append(values[slots.index(NO_ONE)])
-                dist.append(self._spot_dist(spot.condition, spot.where))
+                dist.append(CONDITIONS[spot.condition].distance(self, spot.where))
             else:
                 worth.append(0)
                 dist.append(0)
@@ -76,57 +77,6 @@ class MausoleumEstimates(Seat):
         self.open_spots = open_spots
         self._spots = [worth, dist, mine, full]
         return self._spots
-
-    def _spot_dist(self, condition: str, where: int) -> int:
-        """Actions this player still needs to meet a spot's condition (0: met)."""
-        p, board, seat = self.p, self.board, self.seat
-        if condition == "palace":
-            return 0 if board.palace_count[where][seat] else self.pal_dist[where]
-        if condition == "governor":
-            if board.governor_count[where][seat]:
-                return 0
-            return self.missing[where] + 1 if p.governors else FAR
-        if condition == "full":
-            return max(0, self.limit - len(p.tableau[where]))
-        if condition == "council":
-            return self.missing[where]
-        if condition == "workforce":
-            need = self.f.workforce_workers - p.workers[where]
-            if need <= 0:
-                return 0
-            return -(-need // self.f.hire_workers) + (0 if self.hire_ok[where] else 1)
-        if condition == "master_alchemist":
-            if p.master_taken:
-                return 0
-            if p.ship >= self.f.master_space or not board.master_available:
-                return FAR
-            return -(-(self.f.master_space - p.ship) // self.f.elixir_steps)
-        have = self.worker_regions
-        best, missing_sections = FAR, 0
-        walls = board.walls
-        for index in self.site_sections().get(where, ()):
-            section = walls[index]
-            slots, tiers = section.slots, section.tiers
-            if condition == "first_builder":
-                if section.first_builder == seat:
-                    return 0
-                if p.walls and slots.count(NO_ONE) == len(slots):
-                    best = min(best, 1 + max(0, min(tiers) - have))
-                continue
-            top = max(tiers)
-            if condition == "high_wall":
-                for h, t in zip(slots, tiers, strict=True):
-                    if t == top and h == seat:
-                        return 0
-                    if t == top and h == NO_ONE and p.walls and seat not in slots:
-                        best = min(best, 1 + max(0, top - have))
-            elif seat not in slots:  # both_sections
-                if NO_ONE not in slots or not p.walls:
-                    return FAR
-                missing_sections += 1
-        if condition == "both_sections":
-            return missing_sections
-        return best
 
     def spot_progress(self, condition: str, where: int, before: int, after: int) -> float:
         """Value of bringing a spot's condition from ``before`` to ``after`` actions away."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from zsim.rules import queries
+from zsim.rules.valuer import Valuer
 from zsim.strategies.estimates.facts import Facts, Statics, discounts, facts
 from zsim.strategies.estimates.weights import (
     ACTIVATIONS_PER_ROUND,
@@ -28,45 +29,31 @@ from zsim.strategies.estimates.weights import (
 )
 
 if TYPE_CHECKING:
-    from zsim.components.schema import Rules
-    from zsim.rules.tables import Tables
-    from zsim.state import GameState, PlayerState
     from zsim.view import PlayerView
 
 
-class Seat:
+class Seat(Valuer):
     """One seat's standing, read from its view for one decision (and kept, after a
     ``refresh``, for the rest of that turn)."""
 
-    __slots__ = (
-        "_activations", "_types", "board", "cap", "disc", "f", "frac", "hire_ok", "limit",
-        "memo", "missing", "n", "n_hire_ok", "p", "pal_dist", "round_left", "rules", "seat",
-        "st", "tables", "total_workers", "turns", "view", "w", "worker_regions",
-    )
+    __slots__ = ("_activations", "_types", "cap", "disc", "f", "frac", "memo", "n", "n_hire_ok",
+                 "round_left", "st", "total_workers", "turns", "view", "w")
 
+    # and those of ``Valuer``: p, board, seat, tables, rules, limit, missing, pal_dist, hire_ok,
+    # worker_regions
     view: PlayerView
     w: Weights
     st: Statics
-    p: PlayerState
-    board: GameState
-    tables: Tables
     f: Facts
-    rules: Rules
-    seat: int
     n: int
     turns: int
     frac: float
     round_left: float
     disc: list[float]
     cap: int
-    limit: int
     memo: dict
-    missing: list[int]
-    hire_ok: list[bool]
     n_hire_ok: int
     total_workers: int
-    worker_regions: int
-    pal_dist: list[int]
     _types: tuple | None
     _activations: list[float] | None
 

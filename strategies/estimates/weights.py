@@ -8,17 +8,18 @@ here are the model's own calibration, the same for every bot.
 from __future__ import annotations
 
 from zsim.components.schema import OFFICIALS
-from zsim.rules.queries import ALL_REGIONS, ELIXIR, GOVERNOR, HIRE, PALACE, RECRUIT, WALL
-from zsim.rules.tables import OFFICIAL_INDEX
+from zsim.rules.queries import ELIXIR, GOVERNOR, HIRE, PALACE, RECRUIT, WALL
+from zsim.rules.tables import ALL_REGIONS, OFFICIAL_INDEX
+from zsim.rules.valuer import FAR
 
-__all__ = ["ELIXIR", "GOVERNOR", "HIRE", "PALACE", "RECRUIT", "WALL"]  # the Court actions
+# the Court actions, and the distance at which a goal is worth nothing
+__all__ = ["ELIXIR", "FAR", "GOVERNOR", "HIRE", "PALACE", "RECRUIT", "WALL"]
 
 ALCHEMIST_OFFICIAL = OFFICIAL_INDEX["alchemist"]
 ARCHITECT = OFFICIAL_INDEX["architect"]
 GENERAL = OFFICIAL_INDEX["general"]
 OFFICIAL_KEYS = OFFICIALS  # Wall tiles counting each Official type, by type
 REGIONS = ALL_REGIONS
-FAR = 15  # a distance at which a goal is worth nothing
 UNREST_LEVEL = (0.0, 0.5, 1.4, 3.0)  # cost of sitting at each Unrest level, before the weight
 ACTIVATIONS_PER_ROUND = 0.9  # how often a tableau card fires per round left, on average
 SEARCH_SHARE = 0.15  # share of the turns left a plan-neutral player spends Searching

@@ -3,13 +3,13 @@
 Every component of the game is data. An *ability* is a named list of alternatives, each a list
 of effect steps; tableau cards, tiles and Unification rewards refer to abilities by id, so a
 designer changes what a card does by changing one id, and changes what an ability does in one
-place. Each effect kind is one model here (its parameters and their allowed values) and one
-function in ``zsim.rules.effects``.
+place. Each effect kind is one model here (its parameters and their allowed values), named by
+its record in ``zsim.rules.effects``.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal, Union, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -205,6 +205,9 @@ Effect = Annotated[
     ],
     Field(discriminator="effect"),
 ]
+# The effect models, one per kind; each kind's record (``zsim.rules.effects.EFFECTS``) names its
+# model, and a kind without a record stops the rules' import.
+EFFECT_MODELS: tuple[type[Frozen], ...] = get_args(get_args(Effect)[0])
 
 
 class Ability(Assumable):

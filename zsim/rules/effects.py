@@ -1,4 +1,5 @@
-"""One small function per effect kind, plus the resolver that runs an ability's steps.
+"""One record per effect kind (``EFFECTS``), the small function that resolves each, and the
+resolver that runs an ability's steps.
 
 Two ways of checking whether an alternative may be chosen:
 - card abilities and bonuses (``full=False``) resolve as far as they can; only their Unrest costs
@@ -9,9 +10,12 @@ Two ways of checking whether an alternative may be chosen:
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+import math
+from typing import TYPE_CHECKING, Any, ClassVar, get_args
 
+from pydantic import BaseModel
+
+from zsim.components import schema
 from zsim.components.schema import Ability
 from zsim.kinds import AREA, WORKER_MOVES, WallSlot
 from zsim.rules import mausoleum, pieces, queries
@@ -23,13 +27,19 @@ from zsim.rules.common import (
     ask_until_stop,
     gain_small_tokens,
 )
-from zsim.rules.tables import ADJACENT, ALCHEMIST, OFFICIAL_INDEX, REGION_INDEX, SUIT_INDEX
+from zsim.rules.tables import (
+    ADJACENT,
+    ALCHEMIST,
+    ALL_REGIONS,
+    OFFICIAL_INDEX,
+    REGION_INDEX,
+    SUIT_INDEX,
+)
+from zsim.rules.valuer import Rates, Valuer
 from zsim.state import NO_ONE, PlayerState
 
 if TYPE_CHECKING:
     from zsim.decisions import Table
-
-ALL_REGIONS = (0, 1, 2, 3, 4)
 
 
 class Context:
@@ -61,7 +71,7 @@ def feasible_options(g: Table, p: PlayerState, ability: Ability, ctx: Context,
 
 def resolve_steps(g: Table, p: PlayerState, steps: tuple, ctx: Context) -> None:
     for e in steps:
-        EFFECTS[e.effect](g, p, e, ctx)
+        EFFECTS[e.effect].resolve(g, p, e, ctx)
 
 
 # --- full-performance checks (Unification rewards) ----------------------------------------
@@ -72,39 +82,10 @@ def performable(g: Table, p: PlayerState, steps: tuple) -> bool:
     "up to" step can always be, with fewer or none."""
     unlocked = 0
     for e in steps:
-        kind = e.effect
-        if kind == "recruit":
-            have = sum(p.official_supply) if e.official == "any" else (
-                p.official_supply[OFFICIAL_INDEX[e.official]])
-            if have < e.count:
-                return False
-        elif kind == "unlock_soldiers":
-            if p.soldiers < e.count:
-                return False
-            unlocked += e.count
-        elif kind == "place_soldier_free":
-            if p.entrance + unlocked < 1 or not mausoleum.free_spots(g, p):
-                return False
-        elif kind == "place_alchemist_cards" and not e.up_to:
-            if len(p.alchemist_supply) < e.count or not _alchemist_regions(g, p, e.where):
-                return False
-        elif kind == "install_governor_free":
-            if not p.governors:
-                return False
-        elif kind == "build_palace_free":
-            if not p.palaces:
-                return False
-        elif kind == "build_wall_free":
-            if not queries.wall_slots(g.state, p, free=True, first=True):
-                return False
-        elif kind == "gain_tokens":
-            supply = g.state.supply
-            have = sum(supply) if e.color in ("any", "own") else supply[SUIT_INDEX[e.color]]
-            if have < e.count:
-                return False
-        elif (kind == "reduce_unrest" and e.where == "any"
-              and sum(1 for u in p.unrest if u) < e.regions):
+        kind = EFFECTS[e.effect]
+        if not kind.performable(g, p, e, unlocked):
             return False
+        unlocked += kind.unlocks(e)
     return True
 
 
@@ -232,22 +213,7 @@ def score(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
 
 def effect_vp(g: Table, p: PlayerState, e: Any, ctx: Context) -> int:
     """The VP a scoring effect is worth right now (0 for effects that score nothing)."""
-    kind = e.effect
-    if kind == "vp_per_cards":
-        cards = p.tableau[ctx.here] if e.scope == "here" else p.tableau_cards()
-        if e.suit == "any":
-            return len(cards) * e.per
-        wanted = ALCHEMIST if e.suit == "alchemist" else SUIT_INDEX[e.suit]
-        card_type = g.t.card_type
-        return sum(1 for c in cards if card_type[c] == wanted) * e.per
-    if kind == "vp_per_pieces":
-        return pieces_on_board(g, p, e.piece) * e.per
-    if kind == "vp_per_region":
-        n = sum(1 for r in ALL_REGIONS if region_meets(g, p, r, e.condition))
-        return n * e.per[ctx.slot]
-    if kind == "vp_round":
-        return g.state.round
-    return 0
+    return EFFECTS[e.effect].vp(g, p, e, ctx)
 
 
 def steps_vp(g: Table, p: PlayerState, steps: tuple, ctx: Context) -> int:
@@ -318,29 +284,6 @@ def build_wall_free(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
         pieces.build_wall(g, p, choice.section, choice.slot)
 
 
-EFFECTS: dict[str, Callable[[Table, PlayerState, Any, Context], None]] = {
-    "recruit": recruit,
-    "hire": hire,
-    "raise_unrest": raise_unrest,
-    "reduce_unrest": reduce_unrest,
-    "reset_unrest": reset_unrest,
-    "ship": ship,
-    "move_officials": move_officials,
-    "move_workers": move_workers,
-    "gain_tokens": gain_tokens,
-    "vp_per_cards": score,
-    "vp_per_pieces": score,
-    "vp_per_region": score,
-    "vp_round": score,
-    "unlock_soldiers": unlock_soldiers,
-    "place_alchemist_cards": place_alchemist_cards,
-    "place_soldier_free": place_soldier_free,
-    "install_governor_free": install_governor_free,
-    "build_palace_free": build_palace_free,
-    "build_wall_free": build_wall_free,
-}
-
-
 # --- verbs that place a piece and resolve the ability of the tile it takes ------------------
 
 
@@ -405,3 +348,414 @@ def governor_bonus(g: Table, p: PlayerState, region: int, ability_id: str) -> No
     if g.narrating:
         g.say(f"  Governor bonus: {ability.text}")
     resolve_steps(g, p, ability.options[pick], ctx)
+
+
+# --- one record per effect kind ----------------------------------------------------------------
+#
+# Each record is everything the engine and the bots know of one kind: its schema model (the
+# parameters a YAML step gives it: ``zsim.components.schema``), how it resolves, what it scores,
+# whether it can be performed in full, and how a bot values it, now (``worth``, through the
+# bots' estimator, ``zsim.rules.valuer``) and at a flat rate, for an ability that will resolve
+# later or elsewhere (``flat``). ``EFFECTS`` names each by its model's ``effect`` value, the name
+# the YAML uses; a kind of the schema without a record stops the import.
+
+
+class EffectKind:
+    """The record of one effect kind. ``resolve``, ``worth`` and ``flat`` must be given; a kind
+    scores nothing, can always be performed in full and unlocks no soldier unless it says so."""
+
+    model: ClassVar[type[BaseModel]]
+
+    def resolve(self, g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
+        raise NotImplementedError
+
+    def vp(self, g: Table, p: PlayerState, e: Any, ctx: Context) -> int:
+        """The VP the step scores if it resolves now (``effect_vp``)."""
+        return 0
+
+    def performable(self, g: Table, p: PlayerState, e: Any, unlocked: int) -> bool:
+        """Can the step be carried out in full (``unlocked``: soldiers the steps before it
+        put at the entrance)? An "up to" step always can, with fewer or none."""
+        return True
+
+    def unlocks(self, e: Any) -> int:
+        """Soldiers the step puts at the entrance, for the steps after it."""
+        return 0
+
+    def worth(self, est: Valuer, e: Any, here: int, slot: int, suit: int) -> float:
+        """What resolving the step now is worth to the bot's seat, in weighted VP."""
+        raise NotImplementedError
+
+    def flat(self, w: Rates, e: Any, slot: int) -> float:
+        """A flat-rate value of the step, without today's state, for the bot's weights."""
+        raise NotImplementedError
+
+
+def _where(e: Any, here: int) -> tuple[int, ...]:
+    """The regions a step acting on ``e.where`` may act on (none: 'here' with no region)."""
+    if e.where == "any":
+        return ALL_REGIONS
+    region = here if e.where == "here" else REGION_INDEX[e.where]
+    return (region,) if region >= 0 else ()
+
+
+def _best_of(values: list[float]) -> float:
+    best = -math.inf
+    for v in values:
+        if v > best:
+            best = v
+    return best
+
+
+def _largest(values: list[float], k: int) -> float:
+    """The sum of the ``k`` largest values."""
+    values.sort(reverse=True)
+    total = 0.0
+    for v in values[:k]:
+        total += v
+    return total
+
+
+class Recruit(EffectKind):
+    model = schema.Recruit
+
+    def resolve(self, g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
+        recruit(g, p, e, ctx)
+
+    def performable(self, g: Table, p: PlayerState, e: Any, unlocked: int) -> bool:
+        supply = p.official_supply
+        have = sum(supply) if e.official == "any" else supply[OFFICIAL_INDEX[e.official]]
+        return have >= e.count
+
+    def worth(self, est: Valuer, e: Any, here: int, slot: int, suit: int) -> float:
+        supply = est.p.official_supply
+        kinds = (0, 1, 2) if e.official == "any" else (OFFICIAL_INDEX[e.official],)
+        types = [t for t in kinds if supply[t]]
+        if not types:
+            return 0.0
+        n = min(e.count, sum([supply[t] for t in types]))
+        best = _best_of([est.official_value(t, r) for t in types for r in _where(e, here)])
+        return best * (1 + 0.5 * (n - 1))
+
+    def flat(self, w: Rates, e: Any, slot: int) -> float:
+        return w.resources * 1.2 * e.count
+
+
+class Hire(EffectKind):
+    model = schema.Hire
+
+    def resolve(self, g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
+        hire(g, p, e, ctx)
+
+    def worth(self, est: Valuer, e: Any, here: int, slot: int, suit: int) -> float:
+        return _best_of([est.worker_value(r, e.count) for r in _where(e, here)])
+
+    def flat(self, w: Rates, e: Any, slot: int) -> float:
+        return w.resources * 0.8 * e.count
+
+
+class RaiseUnrest(EffectKind):
+    model = schema.RaiseUnrest
+
+    def resolve(self, g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
+        raise_unrest(g, p, e, ctx)
+
+    def worth(self, est: Valuer, e: Any, here: int, slot: int, suit: int) -> float:
+        return -est.unrest_cost(here if e.where == "here" else REGION_INDEX[e.where], e.amount)
+
+    def flat(self, w: Rates, e: Any, slot: int) -> float:
+        return -(w.unrest * 1.0 * e.amount)
+
+
+class ReduceUnrest(EffectKind):
+    model = schema.ReduceUnrest
+
+    def resolve(self, g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
+        reduce_unrest(g, p, e, ctx)
+
+    def performable(self, g: Table, p: PlayerState, e: Any, unlocked: int) -> bool:
+        return e.where != "any" or sum([1 for u in p.unrest if u]) >= e.regions
+
+    def worth(self, est: Valuer, e: Any, here: int, slot: int, suit: int) -> float:
+        if e.where == "here":
+            return est.unrest_relief(here, e.amount)
+        return _largest([est.unrest_relief(r, e.amount) for r in ALL_REGIONS], e.regions)
+
+    def flat(self, w: Rates, e: Any, slot: int) -> float:
+        return w.unrest * 0.6 * e.amount * e.regions
+
+
+class ResetUnrest(EffectKind):
+    model = schema.ResetUnrest
+
+    def resolve(self, g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
+        reset_unrest(g, p, e, ctx)
+
+    def worth(self, est: Valuer, e: Any, here: int, slot: int, suit: int) -> float:
+        unrest = est.p.unrest
+        return _largest([est.unrest_relief(r, unrest[r]) for r in ALL_REGIONS], e.regions)
+
+    def flat(self, w: Rates, e: Any, slot: int) -> float:
+        return w.unrest * 1.0 * e.regions
+
+
+class Ship(EffectKind):
+    model = schema.Ship
+
+    def resolve(self, g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
+        ship(g, p, e, ctx)
+
+    def worth(self, est: Valuer, e: Any, here: int, slot: int, suit: int) -> float:
+        return est.ship_value(e.steps)
+
+    def flat(self, w: Rates, e: Any, slot: int) -> float:
+        return w.elixir * 0.9 * e.steps
+
+
+class MoveOfficials(EffectKind):
+    model = schema.MoveOfficials
+
+    def resolve(self, g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
+        move_officials(g, p, e, ctx)
+
+    def worth(self, est: Valuer, e: Any, here: int, slot: int, suit: int) -> float:
+        return 0.6 * est.best_official_move() * min(e.count, 2)
+
+    def flat(self, w: Rates, e: Any, slot: int) -> float:
+        return w.resources * 0.4 * min(e.count, 2)
+
+
+class MoveWorkers(EffectKind):
+    model = schema.MoveWorkers
+
+    def resolve(self, g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
+        move_workers(g, p, e, ctx)
+
+    def worth(self, est: Valuer, e: Any, here: int, slot: int, suit: int) -> float:
+        return 0.6 * est.best_worker_move() * min(e.count, 2)
+
+    def flat(self, w: Rates, e: Any, slot: int) -> float:
+        return w.resources * 0.4 * min(e.count, 2)
+
+
+class GainTokens(EffectKind):
+    model = schema.GainTokens
+
+    def resolve(self, g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
+        gain_tokens(g, p, e, ctx)
+
+    def performable(self, g: Table, p: PlayerState, e: Any, unlocked: int) -> bool:
+        supply = g.state.supply
+        have = sum(supply) if e.color in ("any", "own") else supply[SUIT_INDEX[e.color]]
+        return have >= e.count
+
+    def worth(self, est: Valuer, e: Any, here: int, slot: int, suit: int) -> float:
+        if e.color == "any":
+            return est.best_token(1) * e.count
+        s = suit if e.color == "own" else SUIT_INDEX[e.color]
+        return est.token_gain(s, min(e.count, est.board.supply[s])) if s >= 0 else 0.0
+
+    def flat(self, w: Rates, e: Any, slot: int) -> float:
+        return w.rewards * 0.8 * e.count
+
+
+# Typical end-of-game counts, for scoring steps valued at a flat rate.
+TYPICAL_TABLEAU = {"writing": 3.0, "currency": 3.0, "laws": 3.0, "alchemist": 2.0, "any": 9.0}
+TYPICAL_HERE = {"writing": 1.0, "currency": 1.0, "laws": 1.0, "alchemist": 1.0, "any": 2.5}
+TYPICAL_PIECES = {"governor": 3.0, "palace": 2.5, "wall": 2.5, "mausoleum_soldier": 3.0}
+TYPICAL_REGIONS = 2.5
+
+
+class Scoring(EffectKind):
+    """The scoring kinds: each scores its ``vp`` into the context's category at once."""
+
+    def resolve(self, g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
+        score(g, p, e, ctx)
+
+    def worth(self, est: Valuer, e: Any, here: int, slot: int, suit: int) -> float:
+        return est.scored(e, here, slot, suit)
+
+
+class VpPerCards(Scoring):
+    model = schema.VpPerCards
+
+    def vp(self, g: Table, p: PlayerState, e: Any, ctx: Context) -> int:
+        cards = p.tableau[ctx.here] if e.scope == "here" else p.tableau_cards()
+        if e.suit == "any":
+            return len(cards) * e.per
+        wanted = ALCHEMIST if e.suit == "alchemist" else SUIT_INDEX[e.suit]
+        card_type = g.t.card_type
+        return sum([1 for c in cards if card_type[c] == wanted]) * e.per
+
+    def flat(self, w: Rates, e: Any, slot: int) -> float:
+        typical = TYPICAL_HERE if e.scope == "here" else TYPICAL_TABLEAU
+        return w.vp * e.per * typical[e.suit]
+
+
+class VpPerPieces(Scoring):
+    model = schema.VpPerPieces
+
+    def vp(self, g: Table, p: PlayerState, e: Any, ctx: Context) -> int:
+        return pieces_on_board(g, p, e.piece) * e.per
+
+    def flat(self, w: Rates, e: Any, slot: int) -> float:
+        return w.vp * e.per * TYPICAL_PIECES[e.piece]
+
+
+class VpPerRegion(Scoring):
+    model = schema.VpPerRegion
+
+    def vp(self, g: Table, p: PlayerState, e: Any, ctx: Context) -> int:
+        n = sum([1 for r in ALL_REGIONS if region_meets(g, p, r, e.condition)])
+        return n * e.per[ctx.slot]
+
+    def flat(self, w: Rates, e: Any, slot: int) -> float:
+        return w.vp * e.per[slot] * TYPICAL_REGIONS
+
+
+class VpRound(Scoring):
+    model = schema.VpRound
+
+    def vp(self, g: Table, p: PlayerState, e: Any, ctx: Context) -> int:
+        return g.state.round
+
+    def flat(self, w: Rates, e: Any, slot: int) -> float:
+        return w.vp * 3.0
+
+
+class UnlockSoldiers(EffectKind):
+    model = schema.UnlockSoldiers
+
+    def resolve(self, g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
+        unlock_soldiers(g, p, e, ctx)
+
+    def performable(self, g: Table, p: PlayerState, e: Any, unlocked: int) -> bool:
+        return p.soldiers >= e.count
+
+    def unlocks(self, e: Any) -> int:
+        return e.count
+
+    def worth(self, est: Valuer, e: Any, here: int, slot: int, suit: int) -> float:
+        return min(e.count, est.p.soldiers) * est.soldier_value()
+
+    def flat(self, w: Rates, e: Any, slot: int) -> float:
+        return w.mausoleum * 3.0 * e.count
+
+
+class PlaceAlchemistCards(EffectKind):
+    model = schema.PlaceAlchemistCards
+
+    def resolve(self, g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
+        place_alchemist_cards(g, p, e, ctx)
+
+    def performable(self, g: Table, p: PlayerState, e: Any, unlocked: int) -> bool:
+        return e.up_to or (len(p.alchemist_supply) >= e.count
+                           and bool(_alchemist_regions(g, p, e.where)))
+
+    def worth(self, est: Valuer, e: Any, here: int, slot: int, suit: int) -> float:
+        return est.alchemist_cards_value(min(e.count, len(est.p.alchemist_supply)))
+
+    def flat(self, w: Rates, e: Any, slot: int) -> float:
+        return w.elixir * 4.0 * e.count
+
+
+class PlaceSoldierFree(EffectKind):
+    model = schema.PlaceSoldierFree
+
+    def resolve(self, g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
+        place_soldier_free(g, p, e, ctx)
+
+    def performable(self, g: Table, p: PlayerState, e: Any, unlocked: int) -> bool:
+        return p.entrance + unlocked >= 1 and bool(mausoleum.free_spots(g, p))
+
+    def worth(self, est: Valuer, e: Any, here: int, slot: int, suit: int) -> float:
+        return est.best_spot()
+
+    def flat(self, w: Rates, e: Any, slot: int) -> float:
+        return w.mausoleum * 6.0
+
+
+class InstallGovernorFree(EffectKind):
+    model = schema.InstallGovernorFree
+
+    def resolve(self, g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
+        install_governor_free(g, p, e, ctx)
+
+    def performable(self, g: Table, p: PlayerState, e: Any, unlocked: int) -> bool:
+        return p.governors > 0
+
+    def worth(self, est: Valuer, e: Any, here: int, slot: int, suit: int) -> float:
+        if not est.p.governors:
+            return 0.0
+        where = ALL_REGIONS if e.regions == "any" else tuple(REGION_INDEX[r] for r in e.regions)
+        return _best_of([est.governor_value(r, free=True) for r in where])
+
+    def flat(self, w: Rates, e: Any, slot: int) -> float:
+        return w.majority * 6.0 + w.governor_bonus * 2.0
+
+
+class BuildPalaceFree(EffectKind):
+    model = schema.BuildPalaceFree
+
+    def resolve(self, g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
+        build_palace_free(g, p, e, ctx)
+
+    def performable(self, g: Table, p: PlayerState, e: Any, unlocked: int) -> bool:
+        return p.palaces > 0
+
+    def worth(self, est: Valuer, e: Any, here: int, slot: int, suit: int) -> float:
+        if not est.p.palaces:
+            return 0.0
+        return _best_of([est.palace_value(r, free=True, large=e.large_token)
+                         for r in ALL_REGIONS])
+
+    def flat(self, w: Rates, e: Any, slot: int) -> float:
+        return w.palaces * 9.0
+
+
+class BuildWallFree(EffectKind):
+    model = schema.BuildWallFree
+
+    def resolve(self, g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
+        build_wall_free(g, p, e, ctx)
+
+    def performable(self, g: Table, p: PlayerState, e: Any, unlocked: int) -> bool:
+        return bool(queries.wall_slots(g.state, p, free=True, first=True))
+
+    def worth(self, est: Valuer, e: Any, here: int, slot: int, suit: int) -> float:
+        slots = queries.wall_slots(est.board, est.p, free=True)
+        return _best_of([est.wall_value(s, i, free=True) for s, i in slots]) if slots else 0.0
+
+    def flat(self, w: Rates, e: Any, slot: int) -> float:
+        return w.walls * 6.0
+
+
+def kind_name(model: type[BaseModel]) -> str:
+    """The ``effect`` value an effect model accepts: the name of its kind in the YAML."""
+    return str(get_args(model.model_fields["effect"].annotation)[0])
+
+
+EFFECTS: dict[str, EffectKind] = {kind_name(kind.model): kind for kind in (
+    Recruit(), Hire(), RaiseUnrest(), ReduceUnrest(), ResetUnrest(), Ship(), MoveOfficials(),
+    MoveWorkers(), GainTokens(), VpPerCards(), VpPerPieces(), VpPerRegion(), VpRound(),
+    UnlockSoldiers(), PlaceAlchemistCards(), PlaceSoldierFree(), InstallGovernorFree(),
+    BuildPalaceFree(), BuildWallFree(),
+)}
+
+
+def registry_problems(records: dict[str, EffectKind]) -> list[str]:
+    """What keeps ``records`` from being the whole registry: a kind of the schema without a
+    record or one without a schema model, and a record that does not say how it resolves or
+    how a bot values it."""
+    kinds = {kind_name(model) for model in schema.EFFECT_MODELS}
+    problems = [f"effect kind {name!r} has no record" for name in sorted(kinds - set(records))]
+    problems += [f"record {name!r} has no schema model" for name in sorted(set(records) - kinds)]
+    for name, record in sorted(records.items()):
+        for method in ("resolve", "worth", "flat"):
+            if getattr(type(record), method) is getattr(EffectKind, method):
+                problems.append(f"record {name!r} does not say its {method}")
+    return problems
+
+
+if registry_problems(EFFECTS):  # checked at import: a missing record fails every game at once
+    raise ImportError("; ".join(registry_problems(EFFECTS)))

@@ -1,12 +1,14 @@
-"""Terracotta soldiers on the Mausoleum: tile conditions, placement and the grid's lines."""
+"""Terracotta soldiers on the Mausoleum: one record per tile condition, placement and the
+grid's lines."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, get_args
 
+from zsim.components.schema import MausoleumTile
 from zsim.rules import queries
 from zsim.rules.common import add_vp, ask_until_stop, count
+from zsim.rules.valuer import FAR, Valuer
 from zsim.state import NO_ONE, PlayerState, WallSection
 
 if TYPE_CHECKING:
@@ -20,62 +22,154 @@ def usable_slots(g: Table) -> int:
 
 def condition_met(g: Table, p: PlayerState, spot_index: int) -> bool:
     spot = g.state.mausoleum[spot_index]
-    return CONDITIONS[spot.condition](g, p, spot.where)
+    return CONDITIONS[spot.condition].met(g, p, spot.where)
 
 
-# Each tile condition, asked about the region or Wall site (``where``) its spot binds.
+# --- one record per tile condition ------------------------------------------------------------
+#
+# Each record says whether a player meets the condition in the region or at the Wall site its
+# spot binds (``where``), for the engine, and how many of the seat's actions it still needs, for
+# the bots' estimates (``zsim.rules.valuer``). ``CONDITIONS`` names each by the name the YAML
+# uses; a condition of the schema without a record stops the import.
 
 
-def _master_alchemist(g: Table, p: PlayerState, where: int) -> bool:
-    return p.master_taken
+class Condition:
+    """The record of one Mausoleum tile condition."""
+
+    def met(self, g: Table, p: PlayerState, where: int) -> bool:
+        raise NotImplementedError
+
+    def distance(self, est: Valuer, where: int) -> int:
+        """Actions the bot's seat still needs to meet the condition (0: met; ``FAR``: out of
+        reach)."""
+        raise NotImplementedError
 
 
-def _palace(g: Table, p: PlayerState, where: int) -> bool:
-    return g.state.palace_count[where][p.seat] > 0
+class MasterAlchemist(Condition):
+    def met(self, g: Table, p: PlayerState, where: int) -> bool:
+        return p.master_taken
+
+    def distance(self, est: Valuer, where: int) -> int:
+        p = est.p
+        if p.master_taken:
+            return 0
+        space = est.tables.box.board.elixir.master_alchemist_space
+        if p.ship >= space or not est.board.master_available:
+            return FAR
+        return -(-(space - p.ship) // est.rules.elixir_steps)
 
 
-def _governor(g: Table, p: PlayerState, where: int) -> bool:
-    return g.state.governor_count[where][p.seat] > 0
+class Palace(Condition):
+    def met(self, g: Table, p: PlayerState, where: int) -> bool:
+        return g.state.palace_count[where][p.seat] > 0
+
+    def distance(self, est: Valuer, where: int) -> int:
+        return 0 if est.board.palace_count[where][est.seat] else est.pal_dist[where]
 
 
-def _full(g: Table, p: PlayerState, where: int) -> bool:
-    return len(p.tableau[where]) >= g.rules.region_card_limit
+class Governor(Condition):
+    def met(self, g: Table, p: PlayerState, where: int) -> bool:
+        return g.state.governor_count[where][p.seat] > 0
+
+    def distance(self, est: Valuer, where: int) -> int:
+        if est.board.governor_count[where][est.seat]:
+            return 0
+        return est.missing[where] + 1 if est.p.governors else FAR
 
 
-def _council(g: Table, p: PlayerState, where: int) -> bool:
-    return all(p.officials[where])
+class Full(Condition):
+    def met(self, g: Table, p: PlayerState, where: int) -> bool:
+        return len(p.tableau[where]) >= g.rules.region_card_limit
+
+    def distance(self, est: Valuer, where: int) -> int:
+        return max(0, est.limit - len(est.p.tableau[where]))
 
 
-def _workforce(g: Table, p: PlayerState, where: int) -> bool:
-    return p.workers[where] >= g.rules.workforce_workers
+class Council(Condition):
+    def met(self, g: Table, p: PlayerState, where: int) -> bool:
+        return all(p.officials[where])
+
+    def distance(self, est: Valuer, where: int) -> int:
+        return est.missing[where]
+
+
+class Workforce(Condition):
+    def met(self, g: Table, p: PlayerState, where: int) -> bool:
+        return p.workers[where] >= g.rules.workforce_workers
+
+    def distance(self, est: Valuer, where: int) -> int:
+        need = est.rules.workforce_workers - est.p.workers[where]
+        if need <= 0:
+            return 0
+        return -(-need // est.rules.hire_workers) + (0 if est.hire_ok[where] else 1)
 
 
 # The Wall conditions are plain loops, not any()/all() over generators (SIM110): they are asked
 # for every free spot after every turn and reward (the loops: 5% fewer instructions in random play).
 
 
-def _both_sections(g: Table, p: PlayerState, where: int) -> bool:
-    seat = p.seat
-    for w in g.state.walls:  # noqa: SIM110
-        if w.site == where and seat not in w.slots:
-            return False
-    return True
+class BothSections(Condition):
+    def met(self, g: Table, p: PlayerState, where: int) -> bool:
+        seat = p.seat
+        for w in g.state.walls:  # noqa: SIM110
+            if w.site == where and seat not in w.slots:
+                return False
+        return True
+
+    def distance(self, est: Valuer, where: int) -> int:
+        p, walls, seat = est.p, est.board.walls, est.seat
+        missing = 0
+        for index in est.site_sections().get(where, ()):
+            slots = walls[index].slots
+            if seat not in slots:
+                if NO_ONE not in slots or not p.walls:
+                    return FAR
+                missing += 1
+        return missing
 
 
-def _high_wall(g: Table, p: PlayerState, where: int) -> bool:
-    seat = p.seat
-    for w in g.state.walls:
-        if w.site == where and seat in w.slots and _highest_taken_by(w, seat):
-            return True
-    return False
+class HighWall(Condition):
+    def met(self, g: Table, p: PlayerState, where: int) -> bool:
+        seat = p.seat
+        for w in g.state.walls:
+            if w.site == where and seat in w.slots and _highest_taken_by(w, seat):
+                return True
+        return False
+
+    def distance(self, est: Valuer, where: int) -> int:
+        p, walls, seat, have = est.p, est.board.walls, est.seat, est.worker_regions
+        best = FAR
+        for index in est.site_sections().get(where, ()):
+            section = walls[index]
+            slots, tiers = section.slots, section.tiers
+            top = max(tiers)
+            for h, t in zip(slots, tiers, strict=True):
+                if t == top and h == seat:
+                    return 0
+                if t == top and h == NO_ONE and p.walls and seat not in slots:
+                    best = min(best, 1 + max(0, top - have))
+        return best
 
 
-def _first_builder(g: Table, p: PlayerState, where: int) -> bool:
-    seat = p.seat
-    for w in g.state.walls:  # noqa: SIM110
-        if w.first_builder == seat and w.site == where:
-            return True
-    return False
+class FirstBuilder(Condition):
+    def met(self, g: Table, p: PlayerState, where: int) -> bool:
+        seat = p.seat
+        for w in g.state.walls:  # noqa: SIM110
+            if w.first_builder == seat and w.site == where:
+                return True
+        return False
+
+    def distance(self, est: Valuer, where: int) -> int:
+        p, walls, seat, have = est.p, est.board.walls, est.seat, est.worker_regions
+        best = FAR
+        for index in est.site_sections().get(where, ()):
+            section = walls[index]
+            if section.first_builder == seat:
+                return 0
+            slots = section.slots
+            if p.walls and slots.count(NO_ONE) == len(slots):
+                best = min(best, 1 + max(0, min(section.tiers) - have))
+        return best
 
 
 def _highest_taken_by(section: WallSection, seat: int) -> bool:
@@ -84,11 +178,29 @@ def _highest_taken_by(section: WallSection, seat: int) -> bool:
     return seat in [h for h, tier in zip(section.slots, tiers, strict=True) if tier == top]
 
 
-CONDITIONS: dict[str, Callable[[Table, PlayerState, int], bool]] = {
-    "master_alchemist": _master_alchemist, "palace": _palace, "governor": _governor,
-    "full": _full, "council": _council, "workforce": _workforce,
-    "both_sections": _both_sections, "high_wall": _high_wall, "first_builder": _first_builder,
+CONDITIONS: dict[str, Condition] = {
+    "master_alchemist": MasterAlchemist(), "palace": Palace(), "governor": Governor(),
+    "full": Full(), "council": Council(), "workforce": Workforce(),
+    "both_sections": BothSections(), "high_wall": HighWall(), "first_builder": FirstBuilder(),
 }
+
+
+def conditions_problems(records: dict[str, Condition]) -> list[str]:
+    """What keeps ``records`` from being every condition of the schema, each with its rule and
+    its bot distance."""
+    named = set(get_args(MausoleumTile.model_fields["condition"].annotation))
+    problems = [f"Mausoleum condition {c!r} has no record" for c in sorted(named - set(records))]
+    problems += [f"record {c!r} is no Mausoleum condition of the schema"
+                 for c in sorted(set(records) - named)]
+    for name, record in sorted(records.items()):
+        for method in ("met", "distance"):
+            if getattr(type(record), method) is getattr(Condition, method):
+                problems.append(f"condition {name!r} does not say its {method}")
+    return problems
+
+
+if conditions_problems(CONDITIONS):  # checked at import: a missing record fails at once
+    raise ImportError("; ".join(conditions_problems(CONDITIONS)))
 
 
 def free_spots(g: Table, p: PlayerState) -> list[int]:
@@ -103,7 +215,7 @@ def eligible_spots(g: Table, p: PlayerState) -> list[int]:
         return []
     spots = g.state.mausoleum
     return [i for i in queries.free_spots(g.t, g.state, p)
-            if CONDITIONS[spots[i].condition](g, p, spots[i].where)]
+            if CONDITIONS[spots[i].condition].met(g, p, spots[i].where)]
 
 
 def place_soldier(g: Table, p: PlayerState, spot_index: int) -> None:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from zsim.components.schema import COURT_ACTIONS
 from zsim.kinds import OFFICIAL_MOVES, Activation, OfficialMove
-from zsim.rules.tables import ACTION_INDEX, ADJACENT, LOWER_ACTIONS, REGION_INDEX
+from zsim.rules.tables import ACTION_INDEX, ADJACENT, ALL_REGIONS, LOWER_ACTIONS, REGION_INDEX
 from zsim.state import NO_ONE
 
 if TYPE_CHECKING:
@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from zsim.state import GameState, PlayerState
 
 RECRUIT, HIRE, ELIXIR, PALACE, GOVERNOR, WALL = (ACTION_INDEX[a] for a in COURT_ACTIONS)
-ALL_REGIONS = (0, 1, 2, 3, 4)
 
 
 # --- a turn: Unification, the Court actions, which abilities fire ---------------------------

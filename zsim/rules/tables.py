@@ -22,6 +22,7 @@ ALCHEMIST = 3  # the card type of Alchemist and Master Alchemist cards, after th
 CARD_TYPES = (*SUITS, "alchemist")
 ACTION_INDEX = {name: i for i, name in enumerate(COURT_ACTIONS)}
 REGION_INDEX = {name: i for i, name in enumerate(REGIONS)}
+ALL_REGIONS = tuple(range(len(REGIONS)))  # the regions by index
 SUIT_INDEX = {name: i for i, name in enumerate(SUITS)}
 OFFICIAL_INDEX = {name: i for i, name in enumerate(OFFICIALS)}
 # Court actions whose abilities need a lower number than the card below; the others need higher.
