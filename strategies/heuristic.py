@@ -16,8 +16,6 @@ A bot file::
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,22 +23,18 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from zsim.decisions import Decision
-from zsim.kinds import STOP
-from zsim.rules.tables import ACTION_INDEX
-from zsim.state import NO_ONE
 from zsim.strategies import estimates
 from zsim.strategies.base import Strategy
-from zsim.strategies.estimates import WEIGHTS, turn
+from zsim.strategies.estimates import WEIGHTS, choices, turn
+from zsim.strategies.estimates.choices import VALUES, best
 from zsim.view import PlayerView
 from zsim.yamlload import safe_load
 
 if TYPE_CHECKING:
     from zsim.strategies.estimates import Estimator
 
-SURE_ABILITY = 3.0  # an ability worth this much beats any single move: skip weighing moves
 TURN, CURRENT, UNCHANGED = "heuristic.turn", "heuristic.current", "heuristic.unchanged"
 STATICS = "heuristic.statics"  # this game's flat-rate values for this bot's weights
-VALUES = "heuristic.values"  # while ``option_values`` asks: each option's value, by option
 FRESH = frozenset({"turn", "start_tile", "reward", "unlock", "discard_token",  # new estimator
                    "lisi_soldier"})
 FIRST_QUESTION = {0: "recruit", 1: "hire", 3: "palace", 4: "governor", 5: "wall"}
@@ -129,21 +123,6 @@ def _parent(path: Path, name: str, known: dict[str, tuple[str, dict[str, float]]
 def load_bots(directory: Path) -> dict[str, tuple[str, dict[str, float]]]:
     """Every bot file of a directory, by file stem: (description, parameters)."""
     return {path.stem: load_bot(path) for path in sorted(directory.glob("*.yaml"))}
-
-
-def best(view: PlayerView, options: list, value: Callable[[Any], float]) -> Any:
-    """The option of highest value; exact ties are broken with the seat's RNG."""
-    top, tied = -math.inf, []
-    shown = view.memo.get(VALUES)
-    for option in options:
-        v = value(option)
-        if shown is not None:
-            shown[option] = v
-        if v > top:
-            top, tied = v, [option]
-        elif v == top:
-            tied.append(option)
-    return tied[0] if len(tied) == 1 else tied[view.rng.randrange(len(tied))]
 
 
 def nothing_to_weigh(decision: Decision) -> bool:
@@ -236,131 +215,72 @@ class HeuristicStrategy(Strategy):
             self.unchanged(view, FIRST_QUESTION[choice[2]])
         return choice
 
-    # --- Court actions and what they lead to --------------------------------------------------
+    # --- every other question: its options valued by ``estimates.choices`` ------------------
 
     def choose_recruit(self, view: PlayerView, decision: Decision) -> Any:
-        est = self.estimator(view)
-        return best(view, decision.options, lambda o: est.official_value(*o))
+        options = decision.options
+        return best(view, options, choices.recruit(self.estimator(view), options))
 
     def choose_hire(self, view: PlayerView, decision: Decision) -> Any:
-        est = self.estimator(view)
-        rules = est.rules
-        return best(view, decision.options,
-                    lambda r: est.worker_value(r, rules.hire_workers)
-                    - est.unrest_cost(r, rules.hire_unrest))
+        options = decision.options
+        return best(view, options, choices.hire(self.estimator(view), options))
 
     def choose_palace(self, view: PlayerView, decision: Decision) -> Any:
-        est = self.estimator(view)
-        free = bool(decision.context.get("free"))
-        return best(view, decision.options, lambda r: est.palace_value(r, free=free))
+        options, free = decision.options, bool(decision.context.get("free"))
+        return best(view, options, choices.palace(self.estimator(view), options, free))
 
     def choose_palace_worker(self, view: PlayerView, decision: Decision) -> Any:
-        est = self.estimator(view)
-        return best(view, decision.options, lambda r: -est.worker_loss(r, 1))
+        options = decision.options
+        return best(view, options, choices.palace_worker(self.estimator(view), options))
 
     def choose_palace_tile(self, view: PlayerView, decision: Decision) -> Any:
-        est = self.estimator(view)
-        box, region = view.tables.box, decision.context["region"]
-        return best(view, decision.options, lambda kind: est.steps_value(
-            box.abilities[box.palace_tiles[kind].ability].options[0], region, 0, -1))
+        options, region = decision.options, decision.context["region"]
+        return best(view, options,
+                    choices.palace_tile(view, self.estimator(view), options, region))
 
     def choose_large_token(self, view: PlayerView, decision: Decision) -> Any:
-        est = self.estimator(view)
-        large = est.rules.large_token_value
-        return best(view, decision.options, lambda s: est.token_gain(s, large))
+        options = decision.options
+        return best(view, options, choices.large_token(self.estimator(view), options))
 
     def choose_governor(self, view: PlayerView, decision: Decision) -> Any:
-        est = self.estimator(view)
-        free = bool(decision.context.get("free"))
-        return best(view, decision.options, lambda r: est.governor_value(r, free=free))
+        options, free = decision.options, bool(decision.context.get("free"))
+        return best(view, options, choices.governor(self.estimator(view), options, free))
 
     def choose_governor_slot(self, view: PlayerView, decision: Decision) -> Any:
-        est = self.estimator(view)
-        box, region = view.tables.box, decision.context["region"]
-        slots = view.board.governor_slots[region]
-
-        def value(option: Any) -> float:
-            if option == "area":
-                return 0.0
-            ability = box.governor_tiles[slots[option][0]].ability
-            if ability is None:
-                return 0.0  # a blank slot: the same as the area
-            bonus = est.alternatives_value(box.abilities[ability].options, region, 0, -1)
-            return est.w.governor_bonus * max(bonus, 0.0) + 0.5  # and denies it to the others
-
-        return best(view, decision.options, value)
+        options, region = decision.options, decision.context["region"]
+        return best(view, options,
+                    choices.governor_slot(view, self.estimator(view), options, region))
 
     def choose_bonus(self, view: PlayerView, decision: Decision) -> Any:
-        est = self.estimator(view)
-        ability = view.tables.box.abilities[decision.context["ability"]]
-        return best(view, decision.options,
-                    lambda o: est.steps_value(ability.options[o], -1, 0, -1))
+        options, ability = decision.options, decision.context["ability"]
+        return best(view, options, choices.bonus(view, self.estimator(view), options, ability))
 
     def choose_wall(self, view: PlayerView, decision: Decision) -> Any:
-        est = self.estimator(view)
-        free = bool(decision.context.get("free"))
-        choice = best(view, decision.options, lambda o: est.wall_value(o[0], o[1], free=free))
+        options, free = decision.options, bool(decision.context.get("free"))
+        choice = best(view, options, choices.wall(self.estimator(view), options, free))
         if not free:  # the Workers are chosen next, before anything changes
             self.unchanged(view, "wall_workers")
         return choice
 
     def choose_wall_workers(self, view: PlayerView, decision: Decision) -> Any:
-        est = self.estimator(view)
-        return best(view, decision.options,
-                    lambda regions: -sum(est.worker_loss(r, 1) for r in regions))
+        options = decision.options
+        return best(view, options, choices.wall_workers(self.estimator(view), options))
 
     def choose_emperor(self, view: PlayerView, decision: Decision) -> Any:
-        est = self.estimator(view)
-        action = self._emperor_action(view)
-        trigger = view.tables.card_trigger
-        slots = {c: i for cards in view.me.tableau for i, c in enumerate(cards)}
-
-        def value(card: int) -> float:  # the card's future firings, at its flat rate
-            old = view.me.emperor.get(card, trigger[card])
-            if old == action:
-                return -1.0
-            gain = est.activations(action) - 0.8 * est.activations(old)
-            return est.st.card[card][slots[card]] * gain
-
-        return best(view, decision.options, value)
-
-    @staticmethod
-    def _emperor_action(view: PlayerView) -> int:
-        """The action of the Emperor tile being placed: the one on a section we just opened."""
-        tiles = view.tables.box.emperor_tiles
-        for section in view.walls:
-            if section.first_builder == view.seat and section.emperor_tile != NO_ONE:
-                return ACTION_INDEX[tiles[section.emperor_tile].action]
-        return -1
+        options = decision.options
+        return best(view, options, choices.emperor(view, self.estimator(view), options))
 
     def choose_elixir(self, view: PlayerView, decision: Decision) -> Any:
-        est = self.estimator(view)
-        return best(view, decision.options, lambda o: est.soldier_value() if o == "soldier"
-                    else est.alchemist_card_value(o[1], o[2]))
+        options = decision.options
+        return best(view, options, choices.elixir(self.estimator(view), options))
 
     def choose_master(self, view: PlayerView, decision: Decision) -> Any:
-        est = self.estimator(view)
-        slot = min(len(view.me.tableau[est.alchemist_home()]), 2)
-        return best(view, decision.options, lambda card: est.future_card(card, slot))
-
-    # --- activating abilities -----------------------------------------------------------------
+        options = decision.options
+        return best(view, options, choices.master(view, self.estimator(view), options))
 
     def choose_activate(self, view: PlayerView, decision: Decision) -> Any:
-        est = self.estimator(view)
-        options = decision.options
-        abilities = [o for o in options if isinstance(o, tuple) and o[0] == "ability"]
-        if max((est.card_value(o[1]) for o in abilities), default=0.0) > SURE_ABILITY:
-            options = [*abilities, "pass"]  # no single move of an Official is worth that much
-
-        def value(option: Any) -> float:
-            if not isinstance(option, tuple):
-                return 0.0
-            if option[0] == "ability":
-                return est.card_value(option[1])
-            _, t, r, to = option
-            return est.official_value(t, to) - est.official_loss(t, r)
-
-        choice = best(view, options, value)
+        options, values = choices.activations(self.estimator(view), decision.options)
+        choice = best(view, options, values)
         if isinstance(choice, tuple) and choice[0] == "ability":
             self.unchanged(view, "ability_option")  # its alternative is asked before it resolves
         return choice
@@ -368,110 +288,54 @@ class HeuristicStrategy(Strategy):
     choose_next_ability = choose_activate
 
     def choose_ability_option(self, view: PlayerView, decision: Decision) -> Any:
-        est = self.estimator(view)
-        context, box = decision.context, view.tables.box
-        here, slot, suit = -1, 0, -1
-        if "card" in context:
-            card = context["card"]
-            ability = view.tables.card_ability[card]
-            suit = view.tables.card_type[card]
-            for r, cards in enumerate(view.me.tableau):
-                if card in cards:
-                    here, slot = r, cards.index(card)
-        elif "reward" in context:
-            ability = box.abilities[context["reward"]]
-            suit = context.get("suit", -1)
-        else:
-            tile = next(t for t in box.starting_tiles if t.id == context.get("starting_tile"))
-            ability, here = box.abilities[tile.ability], 0
-        return best(view, decision.options,
-                    lambda i: est.steps_value(ability.options[i], here, slot, suit))
-
-    # --- sub-choices of effects ---------------------------------------------------------------
+        options = decision.options
+        return best(view, options, choices.ability_option(view, self.estimator(view), options,
+                                                          decision.context))
 
     def choose_region(self, view: PlayerView, decision: Decision) -> Any:
-        est = self.estimator(view)
-        effect = decision.context.get("effect")
-        if effect == "recruit":
-            supply = view.me.official_supply
-            return best(view, decision.options, lambda r: max(
-                (est.official_value(t, r) for t in range(3) if supply[t]), default=0.0))
-        if effect == "hire":
-            return best(view, decision.options, lambda r: est.worker_value(r, 1))
-        return best(view, decision.options, lambda r: est.unrest_relief(r, 1))
+        options, effect = decision.options, decision.context.get("effect")
+        return best(view, options, choices.region(view, self.estimator(view), options, effect))
 
     def choose_official(self, view: PlayerView, decision: Decision) -> Any:
-        est = self.estimator(view)
-        region = decision.context["region"]
-        return best(view, decision.options, lambda t: est.official_value(t, region))
+        options, region = decision.options, decision.context["region"]
+        return best(view, options, choices.official(self.estimator(view), options, region))
 
     def choose_token(self, view: PlayerView, decision: Decision) -> Any:
-        est = self.estimator(view)
-        return best(view, decision.options, lambda s: est.token_gain(s, 1))
+        options = decision.options
+        return best(view, options, choices.token(self.estimator(view), options))
 
     def choose_move_official(self, view: PlayerView, decision: Decision) -> Any:
-        est = self.estimator(view)
-        return best(view, decision.options, lambda o: 0.0 if o == "stop" else
-                    est.official_value(o[0], o[2]) - est.official_loss(o[0], o[1]))
+        options = decision.options
+        return best(view, options, choices.move_official(self.estimator(view), options))
 
     def choose_move_worker(self, view: PlayerView, decision: Decision) -> Any:
-        est = self.estimator(view)
-        return best(view, decision.options, lambda o: 0.0 if o == "stop" else
-                    est.worker_value(o[1], 1) - est.worker_loss(o[0], 1))
+        options = decision.options
+        return best(view, options, choices.move_worker(self.estimator(view), options))
 
     def choose_reset_unrest(self, view: PlayerView, decision: Decision) -> Any:
-        est = self.estimator(view)
-        unrest = view.me.unrest
-        return best(view, decision.options, lambda r: 0.0 if r == "stop" else
-                    est.unrest_relief(r, unrest[r]) + 0.01 * unrest[r])
+        options = decision.options
+        return best(view, options, choices.reset_unrest(view, self.estimator(view), options))
 
     def choose_place_alchemist(self, view: PlayerView, decision: Decision) -> Any:
-        est = self.estimator(view)
-        return best(view, decision.options, lambda o: 0.0 if o == "stop" else
-                    est.alchemist_card_value(o[0], o[1]))
-
-    # --- the Mausoleum and Phase 3 ------------------------------------------------------------
+        options = decision.options
+        return best(view, options, choices.place_alchemist(self.estimator(view), options))
 
     def choose_soldier(self, view: PlayerView, decision: Decision) -> Any:
-        est = self.estimator(view)
-        return best(view, decision.options, lambda o: 0.0 if o == STOP else est.spot_place(o))
+        options = decision.options
+        return best(view, options, choices.soldier(self.estimator(view), options))
 
     def choose_reward(self, view: PlayerView, decision: Decision) -> Any:
-        est = self.estimator(view)
         context = decision.context
-        ability = view.tables.box.abilities[context["reward"]]
-        suit = context["suit"]
-        gain = est.alternatives_value(ability.options, -1, 0, suit)
-        spent = view.me.tokens[suit] * self._next_round_token(est)
-        moved = est.w.turn_order * (1.0 if est.turns else 0.0)
-        return "accept" if gain - spent - moved > 0 else "pass"
-
-    @staticmethod
-    def _next_round_token(est: Estimator) -> float:
-        """A small token kept into the next round (large ones go back to the board anyway)."""
-        return 0.5 * est.w.rewards if est.turns else 0.0
+        return choices.reward(view, self.estimator(view), context["reward"], context["suit"])
 
     def choose_unlock(self, view: PlayerView, decision: Decision) -> Any:
-        est = self.estimator(view)
-        p = view.me
-        surplus = max(0, sum(p.tokens) - est.rules.small_token_keep)
-        soldier = est.soldier_value()
-        token = self._next_round_token(est)
-
-        def value(option: Any) -> float:
-            if option == STOP:
-                return 0.0
-            smalls = sum(1 for code in option if code < 3)
-            return soldier - max(0, smalls - surplus) * token
-
-        return best(view, decision.options, value)
+        options = decision.options
+        return best(view, options, choices.unlock(view, self.estimator(view), options))
 
     def choose_discard_token(self, view: PlayerView, decision: Decision) -> Any:
         tokens = view.me.tokens
-        return best(view, decision.options, lambda s: -tokens[s])
+        return best(view, decision.options, [float(-tokens[s]) for s in decision.options])
 
     def choose_start_tile(self, view: PlayerView, decision: Decision) -> Any:
-        est = self.estimator(view)
-        box = view.tables.box
-        return best(view, decision.options, lambda i: est.alternatives_value(
-            box.abilities[box.starting_tiles[i].ability].options, 0, 0, -1))
+        options = decision.options
+        return best(view, options, choices.start_tile(view, self.estimator(view), options))

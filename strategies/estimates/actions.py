@@ -48,7 +48,12 @@ class ActionEstimates(PieceEstimates):
         section = self.board.walls[s]
         tier = section.tiers[slot]
         found = self.walls()[1][s]
-        v = next((vp for i, _, vp in found if i == slot), 0.0) if found else 0.0
+        v = 0.0
+        if found:
+            for i, _, vp in found:
+                if i == slot:
+                    v = vp
+                    break
         v += self.section_bonus(s)
         if tier == max(section.tiers):
             v += self.spot_ready("high_wall", section.site)
@@ -64,7 +69,13 @@ class ActionEstimates(PieceEstimates):
         for s, i in queries.wall_slots(self.board, self.p, free=False):
             section = walls[s]
             t = section.tiers[i]
-            vp = next(vp for j, _, vp in found_by[s] if j == i)
+            vp = 0.0
+            found = found_by[s]
+            assert found is not None  # a slot the Workers can pay is an open slot
+            for j, _, expected in found:
+                if j == i:
+                    vp = expected
+                    break
             v = vp + self.section_bonus(s) - self.pay_cost(t)
             if t == max(section.tiers):
                 v += self.spot_ready("high_wall", section.site)

@@ -10,11 +10,13 @@ from zsim.rules import queries
 from zsim.state import NO_ONE
 from zsim.strategies.estimates.mausoleum import MausoleumEstimates
 
+Slots = list[tuple[int, int, float]]  # a section's open slots: (slot, tier, expected VP)
+
 
 class WallEstimates(MausoleumEstimates):
     __slots__ = ("_phi", "_section_bonus", "_walls")
 
-    _walls: tuple | None
+    _walls: tuple[dict[str, float], list[Slots | None]] | None
     _phi: dict[int, float]
     _section_bonus: dict[int, float]
 
@@ -27,7 +29,7 @@ class WallEstimates(MausoleumEstimates):
         super().refresh()
         self._section_bonus = {}
 
-    def walls(self) -> tuple:
+    def walls(self) -> tuple[dict[str, float], list[Slots | None]]:
         """(VP gained per +1 of each counted thing, open slots per section as
         [(slot, tier, expected VP)], or None where we cannot build: a Wall of ours there, no
         Wall left, no slot open; ``queries.wall_slots`` with no Workers paid)."""
@@ -40,7 +42,7 @@ class WallEstimates(MausoleumEstimates):
         for s, i in queries.wall_slots(self.board, p, free=True):
             open_by.setdefault(s, []).append(i)
         rates: dict[str, float] = {}
-        open_slots: list = []
+        open_slots: list[Slots | None] = []
         have = self.worker_regions
         growth = 0.35 * self.frac
         ww = self.w.walls
@@ -60,7 +62,7 @@ class WallEstimates(MausoleumEstimates):
             count = counts[key]
             expect = ww * (count + growth * (most - count if most > count else 0))
             best_rate = 0.0
-            found = []
+            found: Slots = []
             for i in buildable:
                 t = tiers[i]
                 value = values[t - 1]

@@ -206,19 +206,38 @@ def free_spots(t: Tables, state: GameState, p: PlayerState) -> list[int]:
 # --- what an ability costs -------------------------------------------------------------------
 
 
+HERE = -2  # in ``unrest_raises``: the region the ability sits in
+_RAISES: dict[int, tuple[tuple, tuple[tuple[int, int], ...]]] = {}
+
+
+def unrest_raises(steps: tuple) -> tuple[tuple[int, int], ...]:
+    """(region, amount) of each Unrest increase among the steps, ``HERE`` for the ability's own
+    region. Kept per steps tuple (with the tuple, so that its id names it): the costs of an
+    alternative are asked at every decision, and a box's abilities live as long as the box."""
+    hit = _RAISES.get(id(steps))
+    if hit is not None and hit[0] is steps:
+        return hit[1]
+    raises = tuple((HERE if e.where == "here" else REGION_INDEX[e.where], e.amount)
+                   for e in steps if e.effect == "raise_unrest")
+    _RAISES[id(steps)] = (steps, raises)
+    return raises
+
+
 def costs_payable(rules: Rules, p: PlayerState, steps: tuple, here: int) -> bool:
     """True when every Unrest increase of the steps keeps its region at or under the cap (an
     increase 'here' with no region to raise, ``here < 0``, cannot be paid)."""
+    raises = unrest_raises(steps)
+    if not raises:
+        return True
     cap = rules.unrest_cap
     added = [0, 0, 0, 0, 0]
-    for e in steps:
-        if e.effect == "raise_unrest":
-            r = here if e.where == "here" else REGION_INDEX[e.where]
-            if r < 0:
-                return False
-            added[r] += e.amount
-            if p.unrest[r] + added[r] > cap:
-                return False
+    for where, amount in raises:
+        r = here if where == HERE else where
+        if r < 0:
+            return False
+        added[r] += amount
+        if p.unrest[r] + added[r] > cap:
+            return False
     return True
 
 
