@@ -34,7 +34,7 @@ class GoalEstimates(TokenEstimates):
     def tile_vp(self, r: int) -> list:
         """(VP, Unrest it costs, steps) of each Palace tile left in region ``r``, today."""
         p, board = self.p, self.board
-        key = ("tiles", r, len(p.tableau[r]), len(board.palace_tiles[r]))
+        key = ("tiles", r * 10_000 + len(p.tableau[r]) * 100 + len(board.palace_tiles[r]))
         hit = self.memo.get(key)
         if hit is None:
             box = self.tables.box
@@ -63,7 +63,7 @@ class GoalEstimates(TokenEstimates):
 
     def tile_gain(self, r: int) -> list[int]:
         """Per card type, the most VP one more such card adds to a Palace tile left in ``r``."""
-        key = ("tile_gain", r, len(self.board.palace_tiles[r]))
+        key = ("tile_gain", r * 100 + len(self.board.palace_tiles[r]))
         hit = self.memo.get(key)
         if hit is None:
             hit = self.memo[key] = [

@@ -41,7 +41,9 @@ class MausoleumEstimates(Seat):
         p, board, seat, f = self.p, self.board, self.seat, self.f
         values = f.slot_values
         worth, dist, mine = [], [], []
-        free = queries.free_spots(self.tables, board, p)
+        free = [False] * len(board.mausoleum)
+        for j in queries.free_spots(self.tables, board, p):
+            free[j] = True
         for j, spot in enumerate(board.mausoleum):
             slots = spot.slots
             if seat in slots:
@@ -50,7 +52,7 @@ class MausoleumEstimates(Seat):
                 dist.append(0)
                 continue
             mine.append(False)
-            if j in free:
+            if free[j]:
                 worth.append(values[slots.index(NO_ONE)])
                 dist.append(CONDITIONS[spot.condition].distance(self, spot.where))
             else:

@@ -149,7 +149,10 @@ class Seat(Valuer):
         grows, so its region sizes name it)."""
         if self._types is None:
             tableau = self.p.tableau
-            key = ("types", *map(len, tableau))
+            size = 0
+            for cards in tableau:
+                size = size * 100 + len(cards)
+            key = ("types", size)
             hit = self.memo.get(key)
             if hit is None:
                 card_type = self.f.card_type

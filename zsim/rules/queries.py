@@ -310,17 +310,24 @@ def wall_counts(t: Tables, state: GameState, p: PlayerState) -> dict[str, int]:
             palaces += 1
     totals = [0, 0, 0, 0]
     for cards in p.tableau:
-        by_type = [0, 0, 0, 0]
+        seen = [False, False, False, False]
+        pair = False
         for c in cards:
-            by_type[card_type[c]] += 1
-        if max(by_type) >= 2:
+            kind = card_type[c]
+            totals[kind] += 1
+            if seen[kind]:
+                pair = True
+            seen[kind] = True
+        if pair:
             pairs += 1
-        for k in range(4):
-            totals[k] += by_type[k]
+    sets = totals[0]
+    for k in (1, 2, 3):
+        if totals[k] < sets:
+            sets = totals[k]
     return {
         "alchemist": alchemists, "architect": architects, "general": generals,
         "regions_with_workers": 5 - p.workers.count(0), "regions_with_palace": palaces,
-        "regions_with_pair": pairs, "quadruplets": min(totals),
+        "regions_with_pair": pairs, "quadruplets": sets,
     }
 
 
