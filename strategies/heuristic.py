@@ -209,7 +209,7 @@ class HeuristicStrategy(Strategy):
         if nothing_to_weigh(decision):
             return options[view.rng.randrange(len(options))]
         est = self.estimator(view)
-        choice = turn.best_turn(view, est, options, view.memo.get(VALUES))
+        choice = turn.best_turn(view, est, options)
         view.memo[TURN] = (view.round, est)
         if choice[0] == "court" and choice[2] in FIRST_QUESTION:
             self.unchanged(view, FIRST_QUESTION[choice[2]])

@@ -5,10 +5,10 @@ fires are the same for every card that fires them."""
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any
 
 from zsim.rules import queries
+from zsim.strategies.estimates.choices import best
 from zsim.strategies.estimates.weights import ELIXIR, GOVERNOR, HIRE, PALACE, RECRUIT
 
 if TYPE_CHECKING:
@@ -19,9 +19,9 @@ KEEP = 0.3  # share of a card's best tuck value lost by spending it at Court ins
 MOVE = 0.8  # what moving one Official after a Court action is typically worth, early on
 
 
-def best_turn(view: PlayerView, est: Estimator, options: list, shown: dict | None) -> Any:
-    """The turn option of highest value (exact ties broken with the seat's RNG); ``shown``, when
-    given, receives every option's value."""
+def best_turn(view: PlayerView, est: Estimator, options: list) -> Any:
+    """The turn option of highest value (``choices.best``: exact ties broken with the seat's
+    RNG)."""
     tucks: dict[tuple[int, int], float] = {}
     keep: dict[int, float] = {}
     card_type = est.f.card_type
@@ -43,7 +43,7 @@ def best_turn(view: PlayerView, est: Estimator, options: list, shown: dict | Non
     move = MOVE * est.frac  # the exact move is weighed when the activation is asked
     actions: dict[int, float] = {}
     fired: dict[int, float] = {}
-    top, tied = -math.inf, []
+    values = []
     for option in options:
         card = option[1]
         if option[0] == "unify":
@@ -61,13 +61,8 @@ def best_turn(view: PlayerView, est: Estimator, options: list, shown: dict | Non
                 v += f - KEEP * keep.get(card, 0.0)
             else:
                 v += move - KEEP * keep.get(card, 0.0)
-        if shown is not None:
-            shown[option] = v
-        if v > top:
-            top, tied = v, [option]
-        elif v == top:
-            tied.append(option)
-    return tied[0] if len(tied) == 1 else tied[view.rng.randrange(len(tied))]
+        values.append(v)
+    return best(view, options, values)
 
 
 def action_value(view: PlayerView, est: Estimator, action: int) -> float:
