@@ -44,10 +44,13 @@ class Estimator(AbilityEstimates):
         row = counts[r]
         filled = len(p.tableau[r])
         v = self.spot_progress("full", r, self.limit - filled, self.limit - filled - 1)
-        if row[card_type] == 1 and max(row) < 2:
+        if row[card_type] == 1 and row[0] < 2 and row[1] < 2 and row[2] < 2 and row[3] < 2:
             v += self.wall_rate("regions_with_pair")
-        low = min(totals)
-        if totals[card_type] == low and totals.count(low) == 1:
+        mine, lower = totals[card_type], 0  # the only type with the fewest cards?
+        for count in totals:
+            if count <= mine:
+                lower += 1
+        if lower == 1:
             v += self.wall_rate("quadruplets")
         if p.palaces:
             gain = self.tile_gain(r)[card_type]

@@ -31,11 +31,11 @@ class GoalEstimates(TokenEstimates):
 
     # --- Palace tiles (per game memo: a region's tiles only go, its cards only come) -----------
 
-    def tile_vp(self, r: int) -> list:
+    def tile_vp(self, r: int) -> list[tuple[int, int, tuple]]:
         """(VP, Unrest it costs, steps) of each Palace tile left in region ``r``, today."""
         p, board = self.p, self.board
         key = ("tiles", r * 10_000 + len(p.tableau[r]) * 100 + len(board.palace_tiles[r]))
-        hit = self.memo.get(key)
+        hit: list[tuple[int, int, tuple]] | None = self.memo.get(key)
         if hit is None:
             box = self.tables.box
             hit = []

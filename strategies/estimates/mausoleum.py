@@ -18,7 +18,7 @@ from zsim.strategies.estimates.seat import Seat
 class MausoleumEstimates(Seat):
     __slots__ = ("_soldier", "_spots", "open_spots", "spot_gap")
 
-    _spots: list | None
+    _spots: tuple[list[int], list[int], list[bool], list[float]] | None
     open_spots: dict[tuple[str, int], tuple[float, int]]
     spot_gap: int
     _soldier: float | None
@@ -33,14 +33,16 @@ class MausoleumEstimates(Seat):
         super().refresh()
         self._soldier = None
 
-    def spots(self) -> list:
+    def spots(self) -> tuple[list[int], list[int], list[bool], list[float]]:
         """[worth of a soldier there now (0: taken or full), distance, mine, full worth (slot +
         rows and columns)] per spot."""
         if self._spots is not None:
             return self._spots
         p, board, seat, f = self.p, self.board, self.seat, self.f
         values = f.slot_values
-        worth, dist, mine = [], [], []
+        worth: list[int] = []
+        dist: list[int] = []
+        mine: list[bool] = []
         free = [False] * len(board.mausoleum)
         for j in queries.free_spots(self.tables, board, p):
             free[j] = True
@@ -77,7 +79,7 @@ class MausoleumEstimates(Seat):
                 if usable_soldiers:
                     open_spots[spot.condition, spot.where] = (full[j], dist[j])
         self.open_spots = open_spots
-        self._spots = [worth, dist, mine, full]
+        self._spots = (worth, dist, mine, full)
         return self._spots
 
     def spot_progress(self, condition: str, where: int, before: int, after: int) -> float:

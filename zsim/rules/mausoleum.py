@@ -143,10 +143,12 @@ class HighWall(Condition):
             section = walls[index]
             slots, tiers = section.slots, section.tiers
             top = max(tiers)
-            for h, t in zip(slots, tiers, strict=True):
-                if t == top and h == seat:
+            for i in range(len(slots)):
+                if tiers[i] != top:
+                    continue
+                if slots[i] == seat:
                     return 0
-                if t == top and h == NO_ONE and p.walls and seat not in slots:
+                if slots[i] == NO_ONE and p.walls and seat not in slots:
                     best = min(best, 1 + max(0, top - have))
         return best
 
