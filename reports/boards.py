@@ -16,7 +16,7 @@ import pandas as pd
 from zsim.reports.common import (
     MIN_GAMES,
     annotate_cells,
-    compare,
+    association,
     ecdf_panels,
     forest,
     forest_height,
@@ -82,11 +82,11 @@ def _reward_effects(data: RunData, board: str,
         name = f"round {rnd} {aspect} ({row['reward']})"
         common = {"strata": "stratum", "clusters": "game_key",
                   "method_note": "same strategy and lineup, game-clustered"}
-        win, win_test = compare(players, outcome="win_share", exposure=took,
+        win, win_test = association(players, outcome="win_share", exposure=took,
                                 label=f"{board} {name}: win rate",
                                 subject=f"On {board}, taking the {name} reward",
                                 measure="win rate", scale=100, unit="points", **common)
-        vp, vp_test = compare(players, outcome="vp_total", exposure=took,
+        vp, vp_test = association(players, outcome="vp_total", exposure=took,
                               label=f"{board} {name}: VP",
                               subject=f"On {board}, taking the {name} reward",
                               measure="final score", **common)

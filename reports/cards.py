@@ -13,8 +13,8 @@ import pandas as pd
 from zsim.reports.common import (
     MIN_GAMES,
     annotate_cells,
+    association,
     bars_with_intervals,
-    compare,
     figure_legend,
     mean_intervals,
     new_figure,
@@ -47,7 +47,7 @@ def _suits_figure(players: pd.DataFrame, suits: list[str]) -> Figure:
         ax.set_title(titles[column])
     comparisons = []
     for suit in suits:
-        _, comparison = compare(
+        _, comparison = association(
             players, outcome="win_share", exposure=players[f"n_cards_{suit}"],
             strata="stratum", clusters="game_key", label=f"{suit} cards tucked",
             subject=f"Each {suit} card tucked", measure="win rate", scale=100,

@@ -101,7 +101,7 @@ def share_of(value: float, reference: float) -> float:
     return value / reference if reference and not math.isnan(reference) else math.nan
 
 
-def compare(frame: pd.DataFrame, *, outcome: str, exposure: pd.Series | np.ndarray,
+def association(frame: pd.DataFrame, *, outcome: str, exposure: pd.Series | np.ndarray,
             strata: str | None, clusters: str | None, label: str, subject: str,
             measure: str, method_note: str, scale: float = 1.0, unit: str = "VP",
             digits: int = 1) -> tuple[dict[str, float], Comparison | None]:

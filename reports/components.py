@@ -21,7 +21,7 @@ from matplotlib.figure import Figure as MplFigure
 
 from zsim.reports.common import (
     MIN_GAMES,
-    compare,
+    association,
     forest,
     forest_height,
     game_lineups,
@@ -64,7 +64,7 @@ def _start_tiles(players: pd.DataFrame) -> list:
     tiles = sorted(players["start_tile"].dropna().unique())
     rows, comparisons = [], []
     for tile in tiles:
-        row, comparison = compare(
+        row, comparison = association(
             players, outcome="win_share", exposure=players["start_tile"] == tile,
             strata="stratum", clusters="game_key", label=f"Starting tile {tile}",
             subject=f"Players who kept {tile}", measure="win rate", scale=100,
@@ -110,7 +110,7 @@ def _takers(data: RunData, tiles: pd.DataFrame) -> list:
                 players["game_key"].map(counts[tile]).fillna(0) > 0]
             takers = taken.loc[taken["tile"] == tile].set_index(["game_key", "seat"]).index
             took = pd.MultiIndex.from_frame(rows_in_play[["game_key", "seat"]]).isin(takers)
-            row, comparison = compare(
+            row, comparison = association(
                 rows_in_play, outcome="vp_total", exposure=took, strata="stratum",
                 clusters="game_key", label=f"taking {tile}", subject=f"Players who took {tile}",
                 measure="final score against other players of the same strategy and lineup",
@@ -179,13 +179,13 @@ def _family(data: RunData, slug: str, title: str, counts: pd.DataFrame) -> list:
         found = []
         for strategy in strategies:
             rows = players[players["strategy"] == strategy]
-            found.append(compare(
+            found.append(association(
                 rows, outcome="win_share", exposure=rows["game_key"].map(counts[element]),
                 strata="lineup", clusters="game_key", label=f"{element}: {strategy} win rate",
                 subject=f"With {element} in play", measure=f"{strategy} win rate",
                 scale=100, unit="points per copy",
                 method_note="same lineup, game-clustered"))
-        found.append(compare(
+        found.append(association(
             per_game, outcome="mean_vp", exposure=per_game[element], strata="lineup",
             clusters=None, label=f"{element}: mean VP", subject=f"With {element} in play",
             measure="mean VP per player", unit="VP per copy", method_note="same lineup"))

@@ -13,8 +13,8 @@ import pandas as pd
 
 from zsim.reports.common import (
     MIN_GAMES,
+    association,
     bars_with_intervals,
-    compare,
     error_bars,
     game_lineups,
     mean_intervals,
@@ -51,7 +51,7 @@ def _built_figure(slots: pd.DataFrame, tiles: list[str], counts: list[int]) -> F
     means = mean_intervals(slots, ["tile", "n_players"], "walls")
     comparisons = []
     for tile in tiles:
-        _, comparison = compare(
+        _, comparison = association(
             slots, outcome="walls", exposure=slots["tile"] == tile, strata="stratum",
             clusters="game_key", label=f"Walls built on {tile}",
             subject=f"Sections with {tile}", measure="Walls built per game",
@@ -79,7 +79,7 @@ def _vp_figure(walls: pd.DataFrame, tiles: list[str]) -> Figure:
                          + walls["n_players"].astype(str) + " players")
     comparisons = []
     for tile in tiles:
-        _, comparison = compare(
+        _, comparison = association(
             walls, outcome="vp", exposure=walls["tile"] == tile, strata="stratum",
             clusters="game_key", label=f"VP per Wall on {tile}",
             subject=f"A Wall on {tile}", measure="scores",
@@ -120,7 +120,7 @@ def _holders(data: RunData, slots: pd.DataFrame, tiles: list[str]) -> tuple[Figu
         holds = pd.MultiIndex.from_frame(rows_in_play[["game_key", "seat"]]).isin(holders)
         rate = win_rates(rows_in_play.assign(holds=holds), "holds")
         rates.append(rate.reindex([True, False]).assign(tile=tile))
-        row, comparison = compare(
+        row, comparison = association(
             rows_in_play, outcome="win_share", exposure=holds, strata="stratum",
             clusters="game_key", label=f"holding a Wall on {tile}",
             subject=f"Players holding a Wall on {tile}",

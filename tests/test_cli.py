@@ -10,18 +10,20 @@ from importlib import import_module
 from click.testing import CliRunner
 
 import zsim.cli
-from zsim.cli import COMMANDS, main
+from zsim.cli import COMMANDS, MODULES, main
 
 
 def test_every_command_module_is_a_listed_subcommand():
     modules = {info.name for info in pkgutil.iter_modules(zsim.cli.__path__)}
     with_commands = {name for name in modules
                      if hasattr(import_module(f"zsim.cli.{name}"), "command")}
-    assert with_commands == set(COMMANDS)
+    assert with_commands == {MODULES.get(name, name) for name in COMMANDS}
     result = CliRunner().invoke(main, ["--help"])
     assert result.exit_code == 0, result.output
     for name in COMMANDS:
-        help_line = import_module(f"zsim.cli.{name}").command.get_short_help_str()
+        command = import_module(f"zsim.cli.{MODULES.get(name, name)}").command
+        assert command.name == name
+        help_line = command.get_short_help_str()
         assert f"  {name}" in result.output and help_line[:20] in result.output
 
 

@@ -21,6 +21,9 @@ from zsim.extras import MissingExtra, explain
 COMMANDS = ("balance", "bench", "compare", "components", "effects", "exploit", "play", "power",
             "rate", "regress", "replay", "report", "run", "serve", "sweep", "strategies",
             "tournament", "train", "tune", "view")
+#: Commands whose module has another name: ``effects`` measures causal effects of components,
+#: and "effects" in the code names the cards' effects (``zsim.rules.effects``).
+MODULES = {"effects": "causal"}
 
 
 class _LazyGroup(click.Group):
@@ -32,7 +35,8 @@ class _LazyGroup(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in COMMANDS:
             return None
-        command: click.Command = import_module(f"{__name__}.{cmd_name}").command
+        command: click.Command = import_module(
+            f"{__name__}.{MODULES.get(cmd_name, cmd_name)}").command
         return command
 
     def invoke(self, ctx: click.Context) -> object:

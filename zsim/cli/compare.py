@@ -56,6 +56,6 @@ def _format(table: pd.DataFrame) -> str:
 
 def _write_report(table: pd.DataFrame, out: Path, base: Experiment,
                   variant: Experiment) -> Path:
-    from zsim.reports.compare import write_comparison_report  # matplotlib only when needed
+    from zsim.reports.whatif import write_comparison_report  # matplotlib only when needed
 
     return write_comparison_report(table, out, base, variant).index

@@ -50,7 +50,7 @@ def command(sweep: str, experiment_path: str | None, out: Path, games: int | Non
     differences = differences[["value", *differences.columns[:-1]]]
     differences.to_csv(out / "sweep_differences.csv", index=False)
     variance_reduction(differences).to_csv(out / "variance_reduction.csv", index=False)
-    from zsim.reports.compare import write_sweep_report  # matplotlib only when needed
+    from zsim.reports.whatif import write_sweep_report  # matplotlib only when needed
 
     built = write_sweep_report(table, differences, out, key)
     click.echo(table[["value", "n_players", "strategy", "games", "win_rate", "vp_total"]]

@@ -60,7 +60,7 @@ def command(kind: str, experiment_path: str | None, only: tuple[str, ...], out: 
     excluded, on the same game seeds, and report the paired effect of having it in play on
     each strategy's win rate and on mean VP.
     """
-    from zsim.effects import component_effect, effects_table
+    from zsim.causal import causal_table, component_effect
 
     try:
         base = base_experiment(experiment_path)
@@ -80,11 +80,11 @@ def command(kind: str, experiment_path: str | None, only: tuple[str, ...], out: 
             effects[component] = component_effect(*batches)
     except (ExperimentError, OptionError) as error:
         raise click.ClickException(str(error)) from error
-    table = effects_table(effects)
+    table = causal_table(effects)
     table.to_csv(out / "effects.csv", index=False)
-    from zsim.reports.effects import write_effects_report  # matplotlib only when needed
+    from zsim.reports.causal import write_causal_report  # matplotlib only when needed
 
-    built = write_effects_report(table, out, kind, base, skipped)
+    built = write_causal_report(table, out, kind, base, skipped)
     for component, why in skipped.items():
         click.echo(f"skipped {component}: {why}", err=True)
     click.echo(_format(table))

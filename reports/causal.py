@@ -1,7 +1,7 @@
 """The report of ``zsim effects KIND``: each component's paired, causal effect of being in play.
 
 Every effect is a difference between two batches on common seeds, one with the component forced
-into play and one with it excluded (``zsim.effects``), so unlike the main report's component
+into play and one with it excluded (``zsim.causal``), so unlike the main report's component
 sections it is a cause, not an association. The p-values are Holm-adjusted over this page's
 tests: one family, the question "what does each component of this kind do?".
 """
@@ -15,8 +15,8 @@ import matplotlib
 import numpy as np
 import pandas as pd
 
+from zsim.causal import ALL_PLAYERS
 from zsim.compare import variance_reduction
-from zsim.effects import ALL_PLAYERS
 from zsim.options import KINDS
 from zsim.reports.build import BuiltReport, write_sections
 from zsim.reports.common import STYLE, forest, forest_height, new_figure
@@ -85,7 +85,7 @@ def _figure(table: pd.DataFrame, kind: str, metric: str, slug: str, title: str) 
     return Figure(slug, title, caption, games, fig, comparisons)
 
 
-def effects_section(table: pd.DataFrame, kind: str, experiment: Experiment,
+def causal_section(table: pd.DataFrame, kind: str, experiment: Experiment,
                     skipped: dict[str, str]) -> Section:
     section = Section(
         "effects", f"Effects of each {KINDS[kind]}",
@@ -117,10 +117,10 @@ def effects_section(table: pd.DataFrame, kind: str, experiment: Experiment,
     return section
 
 
-def write_effects_report(table: pd.DataFrame, out: Path, kind: str, experiment: Experiment,
+def write_causal_report(table: pd.DataFrame, out: Path, kind: str, experiment: Experiment,
                          skipped: dict[str, str]) -> BuiltReport:
     with matplotlib.rc_context(STYLE):
-        section = effects_section(table, kind, experiment, skipped)
+        section = causal_section(table, kind, experiment, skipped)
         moved = int(table["significant"].sum()) if len(table) else 0
         return write_sections([section], out / "report", "zsim effects",
                               f"{KINDS[kind]}: {moved} significant effect(s) of "

@@ -34,7 +34,7 @@ def component_effect(excluded: pd.DataFrame, forced: pd.DataFrame,
         columns=["adjusted", "significant"])
 
 
-def effects_table(effects: dict[str, pd.DataFrame]) -> pd.DataFrame:
+def causal_table(effects: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """One table of every component's effects, Holm-adjusted over this table (one family: the
     question "what does each component of this kind do?")."""
     table = pd.concat([t.assign(component=c) for c, t in effects.items()], ignore_index=True)
