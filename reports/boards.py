@@ -1,4 +1,5 @@
-"""Section 5: Unification boards: which rewards are taken, what taking them is worth, and
+"""The report section on Unification boards: which rewards are taken, what taking them is
+worth, and
 whether the boards produce different games.
 
 A reward is identified by its board, round and aspect. Its effect compares the player who took
@@ -18,6 +19,7 @@ from zsim.reports.common import (
     annotate_cells,
     association,
     ecdf_panels,
+    effects_command,
     forest,
     forest_height,
     new_figure,
@@ -25,9 +27,10 @@ from zsim.reports.common import (
     share_of,
     too_few,
 )
+from zsim.reports.components import BOARD_TOPIC
 from zsim.reports.findings import relative_phrase
 from zsim.reports.loader import RunData
-from zsim.reports.model import Comparison, Figure, Note, Section, Table
+from zsim.reports.model import CAUSAL, Comparison, Figure, Note, Section, Table
 from zsim.stats import distribution_test
 
 INTRO = ("Take rate: the share of games on the board in which the reward was taken by anyone. "
@@ -81,7 +84,8 @@ def _reward_effects(data: RunData, board: str,
         took = keys.isin(pd.MultiIndex.from_frame(takers[["game_key", "seat"]]))
         name = f"round {rnd} {aspect} ({row['reward']})"
         common = {"strata": "stratum", "clusters": "game_key",
-                  "method_note": "same strategy and lineup, game-clustered"}
+                  "method_note": "same strategy and lineup, game-clustered",
+                  "causal_test": effects_command("board", board)}
         win, win_test = association(players, outcome="win_share", exposure=took,
                                 label=f"{board} {name}: win rate",
                                 subject=f"On {board}, taking the {name} reward",
@@ -144,7 +148,8 @@ def _scores(data: RunData, boards: list[str]) -> Figure | Note:
                 method=("Mann-Whitney U" if len(groups) == 2 else "Kruskal-Wallis")
                 + " test of per-game mean VP",
                 pvalue=test.pvalue, effect=test.effect, effect_kind=test.effect_kind,
-                games=sum(len(g) for _, g in groups), relative=relative, basis="mean score"))
+                games=sum(len(g) for _, g in groups), relative=relative, basis="mean score",
+                group=CAUSAL, topic=BOARD_TOPIC))
     return Figure("board-scores", "Score distributions by board",
                   "Distribution of final VP per player on each board, per player count, as "
                   "the share of players scoring at most each total. The "
@@ -155,7 +160,7 @@ def _scores(data: RunData, boards: list[str]) -> Figure | Note:
 
 def section(data: RunData) -> Section:
     """Take rates, reward effects per board, and score distributions between boards."""
-    section = Section("boards", "5. Unification boards", INTRO)
+    section = Section("boards", "Unification boards", INTRO)
     if "unification_board" not in data.games.columns:
         section.blocks.append(Note("The runs do not record the Unification board.",
                                    warning=True))

@@ -16,6 +16,7 @@ from pathlib import Path
 import matplotlib
 
 from zsim.reports import (
+    assumed,
     boards,
     cards,
     components,
@@ -26,6 +27,7 @@ from zsim.reports import (
     seats,
     solo,
     strategies,
+    summary,
     walls,
 )
 from zsim.reports.common import STYLE
@@ -33,7 +35,12 @@ from zsim.reports.html import render
 from zsim.reports.loader import RunData, load_runs
 from zsim.reports.model import Section
 
-SECTIONS = (overview, strategies, seats, walls, boards, components, cards)
+#: The analysis sections in page order: each module's ``section(data)`` builds one (or returns
+#: None when it does not apply to these runs). A new section goes into this list where it
+#: belongs on the page; numbers follow from the order. The summary and the findings, which read
+#: every other section's tests, come first.
+SECTIONS = (overview, strategies, seats, walls, boards, components, cards, solo, convergence,
+            ratings)
 PNG_DPI = 110
 OWN = {"index.html", "figures", "tables"}  # everything a report writes
 
@@ -48,6 +55,7 @@ class BuiltReport:
     figures: int
     tables: int
     significant: int
+    summary: Section | None = None  # the report's summary section, when it has one
 
 
 def _prepare(out: Path) -> None:
@@ -70,12 +78,17 @@ def _check_unique(sections: list[Section]) -> None:
 
 
 def build_sections(data: RunData) -> list[Section]:
-    """Every section of the report of ``data``, its tests corrected (call inside
-    ``matplotlib.rc_context(STYLE)``, so that figures get the report's style)."""
-    sections = [module.section(data) for module in SECTIONS]
-    rated = [ratings.section(data)] if ratings.applies(data) else []
-    return [*sections, findings.section(sections), solo.section(data), convergence.section(data),
-            *rated]
+    """Every section of the report of ``data`` in page order and numbered, its tests
+    corrected and its assumed components marked (call inside ``matplotlib.rc_context(STYLE)``,
+    so that figures get the report's style)."""
+    built = [module.section(data) for module in SECTIONS]
+    analyses = [section for section in built if section is not None]
+    assumed.mark(analyses, data.assumed)
+    listed = findings.section(analyses, data)
+    page = [summary.section(data, analyses, listed), listed, *analyses]
+    for number, section in enumerate(page, start=1):
+        section.number = number
+    return page
 
 
 def build_report(run_dirs: list[Path], out: Path) -> BuiltReport:
@@ -86,8 +99,10 @@ def build_report(run_dirs: list[Path], out: Path) -> BuiltReport:
         sections = build_sections(data)
         significant = sum(c.significant for s in sections for c in s.comparisons)
         names = ", ".join(str(p) for p in run_dirs)
+        listed = next(s for s in sections if s.slug == "findings")
         subtitle = (f"{len(data.finished)} finished games from {names}. {significant} "
-                    f"significant finding(s): see section 8.")
+                    f"significant test(s): see the summary and section {listed.number}, "
+                    f"{listed.title}.")
         return write_sections(sections, out, "zsim report", subtitle)
 
 
@@ -111,4 +126,6 @@ def write_sections(sections: list[Section], out: Path, title: str,
     index = out / "index.html"
     index.write_text(render(title, subtitle, sections, images), encoding="utf-8")
     significant = sum(c.significant for s in sections for c in s.comparisons)
-    return BuiltReport(index, len(images), sum(len(s.tables) for s in sections), significant)
+    summary = next((s for s in sections if s.slug == "summary"), None)
+    return BuiltReport(index, len(images), sum(len(s.tables) for s in sections), significant,
+                       summary)

@@ -1,4 +1,5 @@
-"""Section 7: Unification cards: what players tuck, how often abilities fire, what they yield.
+"""The report section on Unification cards: what players tuck, how often abilities fire, what
+they yield.
 
 The player table counts cards tucked per suit, abilities activated and VP from cards. The
 per-activation detail (which ability, from which trigger, for how many VP) needs the optional
@@ -114,7 +115,7 @@ def _activation_blocks(abilities: pd.DataFrame, games: int) -> list:
 
 def section(data: RunData) -> Section:
     """Cards tucked by suit and, when logged, per-ability activations and VP."""
-    section = Section("cards", "7. Cards", INTRO)
+    section = Section("cards", "Cards", INTRO)
     games = len(data.finished)
     if games < MIN_GAMES:
         section.blocks.append(too_few("Cards", games))

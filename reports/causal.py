@@ -14,13 +14,15 @@ from pathlib import Path
 import matplotlib
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import MaxNLocator
 
-from zsim.causal import ALL_PLAYERS
+from zsim.causal import ALL_PLAYERS, family_name
 from zsim.compare import variance_reduction
 from zsim.options import KINDS
+from zsim.power import detectable_shift
 from zsim.reports.build import BuiltReport, write_sections
 from zsim.reports.common import STYLE, forest, forest_height, new_figure
-from zsim.reports.model import Comparison, Figure, Note, Section, Table
+from zsim.reports.model import CAUSAL, Comparison, Figure, Note, Section, Table
 from zsim.runner.experiment import Experiment
 
 COLUMNS = 3
@@ -42,7 +44,9 @@ def _comparison(row: pd.Series, kind: str, label: str) -> Comparison:
                f"{row['high'] * scale:+.1f})"),
         method="Wilcoxon signed-rank test on games paired by seed, forced in against excluded",
         pvalue=row["pvalue"], effect=row["effect"], effect_kind="d", games=int(row["games"]),
-        adjusted=row["adjusted"])
+        adjusted=row["adjusted"], family=row["family"], family_size=int(row["family_tests"]),
+        group=CAUSAL, unit=unit, detectable=detectable_shift(row["low"] * scale,
+                                                              row["high"] * scale))
 
 
 def _figure(table: pd.DataFrame, kind: str, metric: str, slug: str, title: str) -> Figure:
@@ -64,8 +68,8 @@ def _figure(table: pd.DataFrame, kind: str, metric: str, slug: str, title: str) 
         shown = shown.set_index("label").reindex(labels)
         forest(ax, labels, shown.assign(estimate=shown["difference"] * scale,
                                         low=shown["low"] * scale, high=shown["high"] * scale),
-               strategy if strategy != ALL_PLAYERS else "mean of all players",
-               f"in play minus out ({unit})")
+               strategy if strategy != ALL_PLAYERS else "mean of all players", "")
+        ax.xaxis.set_major_locator(MaxNLocator(4))  # a narrow panel has room for few numbers
         if i % cols:
             ax.set_yticklabels([])
         comparisons += [_comparison(r, kind, label) for label, r in shown.dropna(
@@ -78,6 +82,7 @@ def _figure(table: pd.DataFrame, kind: str, metric: str, slug: str, title: str) 
             ax.set_xlim(low - pad, high + pad)
     for j in range(len(strategies), grid_rows * cols):
         axes[j // cols][j % cols].set_visible(False)
+    fig.supxlabel(f"in play minus out ({unit}); one scale for every panel", fontsize=10)
     games = int(rows["games"].max()) if len(rows) else 0
     caption = (f"{title}: for each {KINDS[kind]}, games with it forced into play minus the same "
                f"games (same seeds) with it excluded, with 95% bootstrap intervals of the paired "
@@ -87,14 +92,16 @@ def _figure(table: pd.DataFrame, kind: str, metric: str, slug: str, title: str) 
 
 def causal_section(table: pd.DataFrame, kind: str, experiment: Experiment,
                     skipped: dict[str, str]) -> Section:
+    tests = int(table["family_tests"].max()) if len(table) else 0
     section = Section(
         "effects", f"Effects of each {KINDS[kind]}",
         f"Experiment {experiment.name} ({', '.join(experiment.strategies)}; "
         f"{'/'.join(map(str, experiment.players))} players; seats {experiment.seats}), played "
         f"twice per {KINDS[kind]}: with setup.force.{kind} and with setup.exclude.{kind}, on "
         "the same game seeds. Setup only swaps the component in or out, so each difference is "
-        "the effect of having it in play. p-values are Holm-adjusted over the tests of this "
-        "page (one family).")
+        "the effect of having it in play. p-values are Holm-adjusted over every test of this "
+        f"page, one family (“{family_name(kind)}”, {tests} tests); the table's family and "
+        "family_tests columns say the same.")
     for component, why in skipped.items():
         section.blocks.append(Note(f"{component} not measured: {why}.", warning=True))
     if table.empty:

@@ -16,7 +16,9 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure as MplFigure
+from matplotlib.ticker import MaxNLocator
 
+from zsim.power import detectable_shift
 from zsim.reports.findings import relative_phrase
 from zsim.reports.model import Comparison, Note
 from zsim.stats import adjusted_difference, bootstrap_interval, wilson_interval
@@ -104,8 +106,13 @@ def share_of(value: float, reference: float) -> float:
 def association(frame: pd.DataFrame, *, outcome: str, exposure: pd.Series | np.ndarray,
             strata: str | None, clusters: str | None, label: str, subject: str,
             measure: str, method_note: str, scale: float = 1.0, unit: str = "VP",
-            digits: int = 1) -> tuple[dict[str, float], Comparison | None]:
+            digits: int = 1, group: str = "", causal_test: str = ""
+            ) -> tuple[dict[str, float], Comparison | None]:
     """Adjusted difference of ``outcome`` for ``subject`` against comparable others.
+
+    ``group`` says what kind of finding it is (``zsim.reports.model.GROUPS``; by default the
+    section's); ``causal_test`` is the command that answers the same question by design, for
+    an association.
 
     Returns the numbers for a table/forest row (scaled: ``scale=100`` turns a win-rate
     difference into percentage points; ``relative`` is the unscaled difference as a share of
@@ -136,7 +143,15 @@ def association(frame: pd.DataFrame, *, outcome: str, exposure: pd.Series | np.n
     games = int(frame[clusters].nunique()) if clusters else len(frame)
     return row, Comparison(label=label, claim=claim, method=f"adjusted difference, {method_note}",
                            pvalue=result.pvalue, effect=result.effect, effect_kind="d",
-                           games=games, relative=relative, basis=basis)
+                           games=games, relative=relative, basis=basis, group=group,
+                           causal_test=causal_test, topic=subject, unit=unit,
+                           detectable=detectable_shift(row["low"], row["high"]))
+
+
+def effects_command(kind: str, component: str) -> str:
+    """The command that measures a component's effect by design: the same games played with it
+    forced into play and kept out (``zsim effects``)."""
+    return f"zsim effects {kind} --only {component} --out effects-{component}"
 
 
 def error_bars(value: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
@@ -158,6 +173,7 @@ def forest(ax: Axes, labels: Sequence[str], rows: pd.DataFrame, title: str,
     ax.set_ylim(-0.6, len(labels) - 0.4)  # half a row around the rows, however many
     ax.set_title(title)
     ax.set_xlabel(xlabel)
+    ax.xaxis.set_major_locator(MaxNLocator(5))  # numbers that fit a narrow panel
     ax.grid(axis="y", visible=False)
 
 

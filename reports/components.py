@@ -1,4 +1,4 @@
-"""Section 6: the other components drawn per game, and their effect on winning.
+"""The report section on the other components drawn per game, and their effect on winning.
 
 Starting tiles belong to one player, so a tile's holders are compared with the players of the
 same strategy and lineup who kept another tile. When the runs record who got which tile
@@ -22,6 +22,7 @@ from matplotlib.figure import Figure as MplFigure
 from zsim.reports.common import (
     MIN_GAMES,
     association,
+    effects_command,
     forest,
     forest_height,
     game_lineups,
@@ -30,7 +31,7 @@ from zsim.reports.common import (
     win_rates,
 )
 from zsim.reports.loader import RunData
-from zsim.reports.model import ALPHA, Comparison, Figure, Note, Section, Table
+from zsim.reports.model import ALPHA, CAUSAL, Comparison, Figure, Note, Section, Table
 from zsim.stats import holm
 
 # (slug, title, column or column prefix, separator inside a cell)
@@ -50,7 +51,11 @@ INTRO = ("Effects are adjusted differences against comparable players or games, 
          "which tile is compared when the runs record it (tiles.parquet, see docs/reports.md). "
          "These are associations: for the causal effect of a component, `zsim effects KIND` "
          "plays the same games with it forced into play and kept out.")
+#: Two boards in play are one fact seen twice (one board in play is the other out): one topic,
+#: shared with the boards section's comparison of their scores.
+BOARD_TOPIC = "which Unification board is in play"
 MAX_ROWS = 12  # elements a family's figure shows in full; more are condensed (see _condensed)
+MIN_DRAWN = 3  # fewest rows a condensed figure draws
 # (tile kind in tiles.parquet, title, setup column prefix saying which tiles are in play)
 TAKEN = (
     ("palace", "Palace tiles", "palace_tiles_"),
@@ -68,7 +73,8 @@ def _start_tiles(players: pd.DataFrame) -> list:
             players, outcome="win_share", exposure=players["start_tile"] == tile,
             strata="stratum", clusters="game_key", label=f"Starting tile {tile}",
             subject=f"Players who kept {tile}", measure="win rate", scale=100,
-            unit="points", method_note="same strategy and lineup, game-clustered")
+            unit="points", method_note="same strategy and lineup, game-clustered",
+            causal_test=effects_command("starting_tiles", tile))
         rows.append(row)
         if comparison:
             comparisons.append(comparison)
@@ -112,9 +118,11 @@ def _takers(data: RunData, tiles: pd.DataFrame) -> list:
             took = pd.MultiIndex.from_frame(rows_in_play[["game_key", "seat"]]).isin(takers)
             row, comparison = association(
                 rows_in_play, outcome="vp_total", exposure=took, strata="stratum",
-                clusters="game_key", label=f"taking {tile}", subject=f"Players who took {tile}",
+                clusters="game_key", label=f"taking {tile}",
+                subject=f"Players who {'kept' if kind == 'starting' else 'took'} {tile}",
                 measure="final score against other players of the same strategy and lineup",
-                method_note="same strategy and lineup, game-clustered")
+                method_note="same strategy and lineup, game-clustered",
+                causal_test=effects_command(f"{kind}_tiles", tile))
             labels.append(tile)
             rows.append(row)
             if comparison:
@@ -175,6 +183,7 @@ def _family(data: RunData, slug: str, title: str, counts: pd.DataFrame) -> list:
     # (element, panel, its row, its test or None when too few rows to test)
     effects: list[tuple[str, str, dict, Comparison | None]] = []
     labels, skipped = [], []
+    topic = BOARD_TOPIC if slug == "unification-board-in-play" else ""
     for element in counts.columns:
         found = []
         for strategy in strategies:
@@ -184,19 +193,23 @@ def _family(data: RunData, slug: str, title: str, counts: pd.DataFrame) -> list:
                 strata="lineup", clusters="game_key", label=f"{element}: {strategy} win rate",
                 subject=f"With {element} in play", measure=f"{strategy} win rate",
                 scale=100, unit="points per copy",
-                method_note="same lineup, game-clustered"))
+                method_note="same lineup, game-clustered", group=CAUSAL))
         found.append(association(
             per_game, outcome="mean_vp", exposure=per_game[element], strata="lineup",
             clusters=None, label=f"{element}: mean VP", subject=f"With {element} in play",
-            measure="mean VP per player", unit="VP per copy", method_note="same lineup"))
+            measure="mean VP per player", unit="VP per copy", method_note="same lineup",
+            group=CAUSAL))
+        for _, comparison in found:
+            if comparison and topic:
+                comparison.topic = topic
         if all(math.isnan(row["estimate"]) for row, _ in found):
             skipped.append(element)
             continue
-        labels.append(element)
+        labels.append(data.names.get(element, element))
         for (name, panel), (row, comparison) in zip(panels.items(), found, strict=True):
             panel.append(row)
             if not math.isnan(row["estimate"]):
-                effects.append((element, name, row, comparison))
+                effects.append((data.names.get(element, element), name, row, comparison))
     if not labels:
         return [_skipped_note(title, skipped)] if skipped else []
     comparisons = [comparison for *_, comparison in effects if comparison]
@@ -227,12 +240,14 @@ def _panels(panels: dict[str, list], labels: list[str]) -> MplFigure:
     fig, axes = new_figure(rows_n, cols, height=rows_n * forest_height(len(labels)))
     for i, (name, rows) in enumerate(panels.items()):
         ax = axes[i // cols][i % cols]
-        unit = "VP" if "VP" in name else "percentage points"
-        forest(ax, labels, pd.DataFrame(rows), name, f"difference ({unit})")
+        forest(ax, labels, pd.DataFrame(rows), name, "")
         if i % cols:
             ax.set_yticklabels([])
     for j in range(len(panels), rows_n * cols):
         axes[j // cols][j % cols].set_visible(False)
+    # One label for all panels: repeated under each narrow panel, the labels ran into each other.
+    fig.supxlabel("difference with it in play: percentage points of win rate (the game's mean "
+                  "VP panel: VP)", fontsize=10)
     return fig
 
 
@@ -247,18 +262,21 @@ def _condensed(slug: str, title: str, caption: str, games: int,
     significant = [i for i in tested if adjusted[i] < ALPHA]
     ranked = sorted(range(len(effects)), key=lambda i: (adjusted.get(i, math.inf),
                                                         _p_or_inf(effects[i][2]["p"])))
-    chosen = [i for i in ranked if i in significant] if significant else ranked[:MAX_ROWS]
+    # A few significant effects are drawn among the strongest others, never alone: a figure of
+    # one row tells less than the table.
+    chosen = ([i for i in ranked if i in significant] if len(significant) >= MIN_DRAWN
+              else ranked[:MAX_ROWS])
     units = {"win rate": [i for i in chosen if "win rate" in effects[i][1]],
              "mean VP": [i for i in chosen if "win rate" not in effects[i][1]]}
     units = {unit: rows for unit, rows in units.items() if rows}
     fig, axes = new_figure(1, len(units), height=forest_height(max(map(len, units.values()))))
     for ax, (unit, rows) in zip(axes[0], units.items(), strict=True):
-        labels = [f"{effects[i][0]}: {effects[i][1].removesuffix(' win rate')}" for i in rows]
+        labels = [f"{effects[i][0]} ({effects[i][1]})" for i in rows]
         xlabel = "difference (percentage points)" if unit == "win rate" else "difference (VP)"
         forest(ax, labels, pd.DataFrame([effects[i][2] for i in rows]), unit, xlabel)
     shown = (f"Only the {len(chosen)} effects significant after Holm correction within this "
              f"figure's family are drawn, of {len(effects)} on {elements} elements"
-             if significant else
+             if len(significant) >= MIN_DRAWN else
              f"The {len(chosen)} of {len(effects)} effects ({elements} elements) with the "
              "smallest p-values are drawn")
     return Figure(slug, title, f"{caption} {shown}; every element is in the table below.",
@@ -272,7 +290,7 @@ def _p_or_inf(p: float) -> float:
 def section(data: RunData) -> Section:
     """Starting tiles and, when recorded, every tile taken per player; table-wide components
     per game."""
-    section = Section("components", "6. Other components", INTRO)
+    section = Section("components", "Other components", INTRO)
     if len(data.finished) < MIN_GAMES:
         section.blocks.append(too_few("Other components", len(data.finished)))
         return section

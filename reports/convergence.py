@@ -1,4 +1,4 @@
-"""Section 10: how many games are enough?
+"""The report section on how many games are enough.
 
 Two views of the same question. The convergence figure replays the run in game order: each
 strategy's win rate as games accumulate, with its 95% Wilson interval, so a reader sees whether
@@ -80,7 +80,7 @@ def _figure(players: pd.DataFrame, counts: list[int]) -> Figure:
 
 def section(data: RunData) -> Section:
     """The convergence figure and the games a follow-up needs, per strategy."""
-    section = Section("convergence", "10. How many games are enough", INTRO)
+    section = Section("convergence", "How many games are enough", INTRO)
     counts = [n for n in data.player_counts
               if data.players.loc[data.players["n_players"] == n, "game_key"].nunique()
               >= MIN_GAMES]

@@ -1,4 +1,5 @@
-"""Section 8: the significant imbalances, after correcting for the number of tests.
+"""The report section on the significant imbalances, after correcting for the number of
+tests, as findings a designer can act on: grouped, one per topic, causal ones first.
 
 A report runs hundreds of tests; at 5% each, dozens would be "significant" by chance alone. The
 tests are therefore corrected with Holm's method, but family by family: a family is the set of
@@ -17,7 +18,16 @@ from collections import defaultdict
 
 import pandas as pd
 
-from zsim.reports.model import ALPHA, Comparison, Figure, FindingList, Section, Table
+from zsim.reports.model import (
+    ALPHA,
+    GROUPS,
+    Comparison,
+    Figure,
+    Finding,
+    FindingList,
+    Section,
+    Table,
+)
 from zsim.stats import EFFECT_BENCHMARKS, holm
 
 #: A relative effect (a share of the fair share or of the mean score) of 5% is small, 15%
@@ -65,11 +75,12 @@ def relative_phrase(relative: float, basis: str) -> str:
 
 def finding_detail(comparison: Comparison) -> str:
     relative = relative_phrase(comparison.relative, comparison.basis)
+    detectable = detectable_phrase(comparison)
     return (f"{comparison.section}; {size_label(comparison)} effect "
             f"({relative + ', ' if relative else ''}{comparison.effect_kind} = "
             f"{comparison.effect:+.2f}); Holm-adjusted p {_p(comparison.adjusted)} within "
             f"“{comparison.family}” ({_tests(comparison.family_size)}); {comparison.method}; "
-            f"{comparison.games} games")
+            f"{comparison.games} games{'; ' + detectable if detectable else ''}")
 
 
 def significance_sentence(figure: Figure) -> str:
@@ -82,14 +93,18 @@ def significance_sentence(figure: Figure) -> str:
     named = "; ".join(f"“{family}”, {_tests(size)}" for family, size in families)
     where = f"within its family ({named}, α = {ALPHA} each)"
     significant = sorted((c for c in tested if c.significant), key=lambda c: -c.strength)
+    sizes = [c.detectable for c in tested if not math.isnan(c.detectable)]
+    unit = next((c.unit for c in tested if c.unit), "")
+    seen = (f" These games detect a difference of ±{min(sizes):.2g} to ±{max(sizes):.2g} "
+            f"{unit} at 80% power; smaller ones could be hidden." if sizes else "")
     if not significant:
         subject = "Its tested difference is not" if len(tested) == 1 else \
             f"None of its {len(tested)} tested differences is"
-        return f"{subject} significant after Holm correction {where}."
+        return f"{subject} significant after Holm correction {where}.{seen}"
     listed = "; ".join(f"{c.label} (p {_p(c.adjusted)})" for c in significant)
     rest = len(tested) - len(significant)
     tail = f" The other {rest} tested difference(s) are not." if rest else ""
-    return f"Significant after Holm correction {where}: {listed}.{tail}"
+    return f"Significant after Holm correction {where}: {listed}.{tail}{seen}"
 
 
 def correct(comparisons: list[Comparison]) -> None:
@@ -105,38 +120,72 @@ def correct(comparisons: list[Comparison]) -> None:
             comparison.adjusted, comparison.family_size = adjusted, tested
 
 
-def section(sections: list[Section]) -> Section:
+def findings(comparisons: list[Comparison]) -> list[Finding]:
+    """The significant comparisons as findings: grouped (``GROUPS``, causal ones first), one
+    finding per topic (a topic's other significant tests go with its strongest), and within a
+    group the largest standardised effect first."""
+    significant = [c for c in comparisons if c.significant]
+    by_topic: dict[tuple[str, str], list[Comparison]] = defaultdict(list)
+    for comparison in sorted(significant, key=lambda c: -c.strength):
+        topic = comparison.topic or f"{comparison.section}: {comparison.label}"
+        by_topic[comparison.group, topic].append(comparison)
+    found = [Finding(tests[0], tests[1:]) for tests in by_topic.values()]
+    order = {group: i for i, group in enumerate(GROUPS)}
+    return sorted(found, key=lambda f: (order.get(f.group, len(GROUPS)), -f.lead.strength))
+
+
+def detectable_phrase(comparison: Comparison) -> str:
+    """``smallest detectable ±2.1 points`` (80% power), empty when the test has no interval."""
+    if math.isnan(comparison.detectable):
+        return ""
+    return f"detectable at 80% power: ±{comparison.detectable:.2g} {comparison.unit}".rstrip()
+
+
+def section(sections: list[Section], data: object = None) -> Section:
     """Holm-correct the comparisons of ``sections`` family by family and list the significant
-    ones."""
+    ones as findings, grouped and deduplicated."""
     comparisons = [c for s in sections for c in s.comparisons]
     correct(comparisons)
     tested = [c for c in comparisons if not math.isnan(c.adjusted)]
-    significant = sorted((c for c in tested if c.significant), key=lambda c: -c.strength)
+    listed = findings(tested)
+    significant = sum(c.significant for c in tested)
     families = len({(c.section, c.family) for c in tested})
     intro = (f"{len(tested)} comparisons were tested in {families} families (a family is the "
              "set of tests that answer one question, usually one figure's) and Holm-corrected "
              f"within each family (family-wise α = {ALPHA} per family; the table names each "
-             f"test's family). {len(significant)} are significant. They are listed largest "
-             "effect first. An effect's size is the larger of two readings: its standardised "
-             "value against Cohen's benchmarks (d and h: 0.2 small, 0.5 medium, 0.8 large; w: "
-             "0.1, 0.3, 0.5) and its size relative to the fair share (win rates) or the mean "
-             "(scores): 5% small, 15% medium, 30% large. Bots are not people: an imbalance "
-             "between bots is a lead to check, not a verdict.")
+             f"test's family). {significant} are significant, making {len(listed)} findings: "
+             "the tests of one topic (a tile's keepers' win rate and score) are one finding. "
+             "They are grouped: causal setup effects (games whose random setup drew a component "
+             "against games that did not) first, then strategy, seat, colour and turn order, "
+             "then associations (players who chose something against those who did not, "
+             "which shows what goes with winning, not what causes it; each names the command "
+             "that tests it by design). Within a group the largest effect comes first. An "
+             "effect's size is the larger of two readings: its standardised value against "
+             "Cohen's benchmarks (d and h: 0.2 small, 0.5 medium, 0.8 large; w: 0.1, 0.3, 0.5) "
+             "and its size relative to the fair share (win rates) or the mean (scores): 5% "
+             "small, 15% medium, 30% large. Each test's detectable size is the smallest "
+             "difference it finds four times in five (80% power). Components marked † are "
+             "assumed (not printed in the rulebook); the reason follows. Bots are not people: "
+             "an imbalance between bots is a lead to check, not a verdict.")
     rows = pd.DataFrame([{
-        "section": c.section, "family": c.family, "family_tests": c.family_size,
-        "comparison": c.label, "claim": c.claim, "method": c.method, "games": c.games,
-        "p": c.pvalue, "holm_p": c.adjusted, "effect": c.effect, "effect_kind": c.effect_kind,
-        "relative": c.relative, "relative_to": c.basis, "size": size_label(c),
-        "significant": c.significant, "figure": c.figure} for c in comparisons],
-        columns=["section", "family", "family_tests", "comparison", "claim", "method", "games",
-                 "p", "holm_p", "effect", "effect_kind", "relative", "relative_to", "size",
-                 "significant", "figure"])
+        "group": c.group, "section": c.section, "family": c.family,
+        "family_tests": c.family_size, "comparison": c.label, "claim": c.claim,
+        "method": c.method, "games": c.games, "p": c.pvalue, "holm_p": c.adjusted,
+        "effect": c.effect, "effect_kind": c.effect_kind, "relative": c.relative,
+        "relative_to": c.basis, "size": size_label(c), "detectable_80": c.detectable,
+        "unit": c.unit, "significant": c.significant,
+        "assumed": "; ".join(f"{k}: {v}" for k, v in c.assumed.items()),
+        "causal_test": c.causal_test, "figure": c.figure} for c in comparisons],
+        columns=["group", "section", "family", "family_tests", "comparison", "claim", "method",
+                 "games", "p", "holm_p", "effect", "effect_kind", "relative", "relative_to",
+                 "size", "detectable_80", "unit", "significant", "assumed", "causal_test",
+                 "figure"])
     rows = rows.sort_values(["significant", "holm_p"], ascending=[False, True])
-    return Section("findings", "8. Findings", intro, [
-        FindingList(significant, "No difference is significant after correction: with this "
-                                 "many games, no imbalance stands out from chance."),
+    return Section("findings", "Findings", intro, [
+        FindingList(listed, "No difference is significant after correction: with this "
+                            "many games, no imbalance stands out from chance."),
         Table("tests", "Every test in this report, with its family", rows,
               formats={"p": "{:.3g}", "holm_p": "{:.3g}", "effect": "{:+.3f}",
-                       "relative": "{:+.1%}"},
+                       "relative": "{:+.1%}", "detectable_80": "{:.3g}"},
               collapsed=True),
     ])

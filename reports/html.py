@@ -13,8 +13,9 @@ import math
 import jinja2
 import pandas as pd
 
+from zsim.reports.assumed import reasons
 from zsim.reports.findings import finding_detail, significance_sentence
-from zsim.reports.model import Block, Figure, FindingList, Section, Table
+from zsim.reports.model import GROUPS, Block, Figure, Finding, FindingList, Points, Section, Table
 
 TEMPLATE = """<!DOCTYPE html>
 <html lang="en">
@@ -48,6 +49,8 @@ table.data th { background: #f3f3f3; position: sticky; top: 0; }
 table.data td:first-child, table.data th:first-child { text-align: left; }
 ol.findings li { margin-bottom: 0.5rem; }
 .meta { color: #555; font-size: 0.9rem; }
+.assumed { color: #8a4b00; font-size: 0.85rem; }
+#summary { background: #fafafa; }
 a { color: #0b5cad; }
 </style>
 </head>
@@ -56,11 +59,11 @@ a { color: #0b5cad; }
 <h1>{{ title }}</h1>
 <p class="meta">{{ subtitle }}</p>
 <nav><h2 id="contents">Contents</h2><ol>
-{% for section in sections %}<li><a href="#{{ section.slug }}">{{ section.title }}</a></li>
+{% for section in sections %}<li><a href="#{{ section.slug }}">{{ section.heading }}</a></li>
 {% endfor %}</ol></nav>
 {% for section in sections %}
 <section id="{{ section.slug }}">
-<h2>{{ section.title }}</h2>
+<h2>{{ section.heading }}</h2>
 <p>{{ section.intro }}</p>
 {% for block in section.blocks %}
 {% if block.kind == "figure" %}
@@ -79,10 +82,21 @@ a { color: #0b5cad; }
 <div class="tablewrap">{{ block.html }}</div>
 {% if block.collapsed %}</details>{% endif %}
 {% elif block.kind == "findings" %}
-{% if block.entries %}<ol class="findings">
-{% for item in block.entries %}<li>{{ item.claim }} <em>({{ item.detail }})</em>
+{% if block.groups %}{% for group in block.groups %}
+<h3>{{ group.title }}</h3><ol class="findings">
+{% for item in group.entries %}<li>{{ item.claim }}{% if item.assumed %}
+<span class="assumed">{{ item.assumed }}</span>{% endif %} <em>({{ item.detail }})</em>
+{% if item.also %}<br><small>Also: {{ item.also }}</small>{% endif %}
+{% if item.causal_test %}<br><small>An association; tested by design with
+<code>{{ item.causal_test }}</code></small>{% endif %}
 <a href="#{{ item.figure }}">see figure</a></li>
-{% endfor %}</ol>{% else %}<p class="note">{{ block.empty }}</p>{% endif %}
+{% endfor %}</ol>{% endfor %}{% else %}<p class="note">{{ block.empty }}</p>{% endif %}
+{% elif block.kind == "points" %}
+<h3>{{ block.title }}</h3>
+{% if block.points %}<ul class="points">
+{% for item in block.points %}<li>{{ item.text }}{% if item.link %}
+<a href="#{{ item.link }}">see</a>{% endif %}</li>
+{% endfor %}</ul>{% else %}<p class="note">{{ block.empty }}</p>{% endif %}
 {% else %}
 <p class="note{% if block.warning %} warning{% endif %}">{{ block.text }}</p>
 {% endif %}
@@ -151,10 +165,24 @@ def _block(block: Block, images: dict[str, bytes]) -> dict:
         return {"kind": "table", "slug": block.slug, "title": block.title,
                 "collapsed": block.collapsed, "html": table_html(block)}
     if isinstance(block, FindingList):
-        return {"kind": "findings", "empty": block.empty,
-                "entries": [{"claim": c.claim, "figure": c.figure, "detail": finding_detail(c)}
-                          for c in block.items]}
+        groups = []
+        for group in GROUPS:
+            entries = [_finding(f) for f in block.items if f.group == group]
+            if entries:
+                groups.append({"title": group[0].upper() + group[1:], "entries": entries})
+        return {"kind": "findings", "empty": block.empty, "groups": groups}
+    if isinstance(block, Points):
+        return {"kind": "points", "title": block.title, "empty": block.empty,
+                "points": [{"text": p.text, "link": p.link} for p in block.items]}
     return {"kind": "note", "text": block.text, "warning": block.warning}
+
+
+def _finding(finding: Finding) -> dict:
+    lead = finding.lead
+    return {"claim": lead.claim, "figure": lead.figure, "detail": finding_detail(lead),
+            "assumed": reasons(lead.assumed) if lead.assumed else "",
+            "also": "; ".join(c.claim for c in finding.also),
+            "causal_test": lead.causal_test}
 
 
 def render(title: str, subtitle: str, sections: list[Section],
@@ -162,7 +190,7 @@ def render(title: str, subtitle: str, sections: list[Section],
     """The page: a table of contents, then every section's blocks in order."""
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined,
                              trim_blocks=True, lstrip_blocks=True)
-    page = [{"slug": s.slug, "title": s.title, "intro": s.intro,
+    page = [{"slug": s.slug, "heading": s.heading, "intro": s.intro,
              "blocks": [_block(b, images) for b in s.blocks]} for s in sections]
     # Table HTML is produced by pandas with its cells escaped; mark it safe for the template.
     for section in page:

@@ -9,7 +9,7 @@ the directory and the file. Several runs are pooled: their rows are concatenated
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +71,13 @@ class RunData:
     rewards: pd.DataFrame
     abilities: pd.DataFrame | None
     tiles: pd.DataFrame | None  # one row per tile a player got
+    #: The runs' components that are assumed (id -> why), display names of components whose id
+    #: says little, and the variant files that read an assumed component another way; empty
+    #: when the runs' box cannot be read any more (``box_problem`` says why).
+    assumed: dict[str, str] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)
+    readings: dict[str, list[Path]] = field(default_factory=dict)
+    box_problem: str = ""
 
     @property
     def finished(self) -> pd.DataFrame:
@@ -172,11 +179,41 @@ def load_runs(paths: list[Path]) -> RunData:
 
     games = games.assign(game_key=range(len(games)))
     players = _with_lineups(keyed(tables["players"]))
+    assumed, names, readings, problem = _components([info for info, _ in loaded])
     return RunData(
+        assumed=assumed, names=names, readings=readings, box_problem=problem,
         runs=[info for info, _ in loaded], players=players, games=games,
         walls=keyed(tables["walls"]), rewards=keyed(tables["rewards"]),
         abilities=keyed(_concat(optional[ABILITIES])) if optional[ABILITIES] else None,
         tiles=keyed(_concat(optional[TILES])) if optional[TILES] else None)
+
+
+def _components(runs: list[RunInfo]) -> tuple[dict[str, str], dict[str, str],
+                                             dict[str, list[Path]], str]:
+    """What the report says of the runs' components: which are assumed and why, their display
+    names, and the variant files that read an assumed one another way. Each run's box is
+    loaded as it was played (its directory and variants, from run.json); a run whose box
+    cannot be loaded any more leaves a one-line problem instead."""
+    from zsim.components import BoxError, default_box_dir
+    from zsim.options import OptionError
+    from zsim.paths import configs_dir
+    from zsim.reports.assumed import assumed_components, component_names, variant_files
+    from zsim.variants import parse
+
+    assumed: dict[str, str] = {}
+    names: dict[str, str] = {}
+    for run in runs:
+        experiment = run.experiment
+        variants = [f"{k}={v}" for k, v in (experiment.get("variants") or {}).items()]
+        try:
+            box_dir = Path(experiment["box"]) if experiment.get("box") else default_box_dir()
+            box = parse(variants).load_box(box_dir)
+        except (BoxError, OptionError, OSError, ValueError) as error:
+            first = str(error).splitlines()[0] if str(error) else type(error).__name__
+            return {}, {}, {}, f"{run.path}: its component box cannot be read ({first})"
+        assumed.update(assumed_components(box))
+        names.update(component_names(box))
+    return assumed, names, variant_files(configs_dir("variants"), assumed), ""
 
 
 def _with_lineups(players: pd.DataFrame) -> pd.DataFrame:

@@ -17,6 +17,16 @@ from zsim.stats import EFFECT_BENCHMARKS
 
 ALPHA = 0.05  # family-wise error rate of each family of tests (one figure's question)
 
+#: The groups findings are listed in, causal ones first. A *causal setup effect* compares games
+#: whose setup drew a component with games that did not: the deal is random, so the difference
+#: is the component's doing. An *association* compares players who chose something (a tile
+#: kept, a Wall held, a reward taken) with players who did not; who chooses is not random.
+CAUSAL = "causal setup effects"
+STRATEGY = "strategy"
+SEATING = "seat, colour and turn order"
+ASSOCIATION = "associations"
+GROUPS = (CAUSAL, STRATEGY, SEATING, ASSOCIATION)
+
 
 @dataclass
 class Comparison:
@@ -46,6 +56,19 @@ class Comparison:
     family: str = ""
     adjusted: float = math.nan
     family_size: int = 0
+    group: str = ""  # one of GROUPS; empty: its section's (``Section.group``)
+    #: What the finding is about ("Players who kept start_ship_2"): tests of one topic (its
+    #: win rate and its score) are one finding on the page. Empty: the label.
+    topic: str = ""
+    #: For an association: the command whose design tests the same question causally.
+    causal_test: str = ""
+    #: The assumed components the comparison involves, id -> the reason they are assumed
+    #: (filled in by ``zsim.reports.assumed.mark``).
+    assumed: dict[str, str] = field(default_factory=dict)
+    #: The smallest difference (in the claim's unit) the test detects with 80% power at
+    #: ``ALPHA``, from its interval; NaN when the test gives no interval.
+    detectable: float = math.nan
+    unit: str = ""
 
     @property
     def significant(self) -> bool:
@@ -102,22 +125,64 @@ class Note:
 
 
 @dataclass
+class Finding:
+    """One finding: its strongest test, and the other significant tests of the same topic
+    (the same players' win rate and score, say), listed with it rather than apart."""
+
+    lead: Comparison
+    also: list[Comparison] = field(default_factory=list)
+
+    @property
+    def group(self) -> str:
+        return self.lead.group
+
+
+@dataclass
 class FindingList:
-    """The significant comparisons, most important first; ``empty`` is shown when none are."""
+    """The findings, grouped (``GROUPS``), most important first; ``empty`` is shown when there
+    are none; ``limit`` findings at most are shown (the rest are in the tests table)."""
 
-    items: list[Comparison]
+    items: list[Finding]
     empty: str
+    limit: int | None = None
 
 
-Block = Figure | Table | Note | FindingList
+@dataclass
+class Point:
+    """One sentence of the summary, with where on the page it is shown (an anchor)."""
+
+    text: str
+    link: str = ""
+
+
+@dataclass
+class Points:
+    """A titled list of sentences (the summary's parts)."""
+
+    title: str
+    items: list[Point]
+    empty: str = "Nothing to report."
+
+
+Block = Figure | Table | Note | FindingList | Points
 
 
 @dataclass
 class Section:
+    """A section of the page. ``number`` is its place on the page, given when the page is put
+    together (``zsim.reports.build``), so a section can be added anywhere in the list.
+    ``group`` is the finding group of its comparisons that do not name their own."""
+
     slug: str
     title: str
     intro: str
     blocks: list[Block] = field(default_factory=list)
+    group: str = ASSOCIATION
+    number: int = 0
+
+    @property
+    def heading(self) -> str:
+        return f"{self.number}. {self.title}" if self.number else self.title
 
     @property
     def figures(self) -> list[Figure]:
@@ -136,5 +201,6 @@ class Section:
             for comparison in fig.comparisons:
                 comparison.figure, comparison.section = fig.anchor, self.title
                 comparison.family = comparison.family or fig.title
+                comparison.group = comparison.group or self.group
                 found.append(comparison)
         return found

@@ -1,4 +1,4 @@
-"""Section 1: what was run, how many games finished, and what failed."""
+"""The report section on what was run, how many games finished, and what failed."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def _failures_table(data: RunData) -> pd.DataFrame:
 def section(data: RunData) -> Section:
     """Runs, games per player count, lineups and failures; warns about mixed inputs."""
     finished = len(data.finished)
-    section = Section("overview", "1. Overview",
+    section = Section("overview", "Overview",
                       f"{len(data.games)} games from {len(data.runs)} run(s); {finished} "
                       f"finished. Every later section uses the finished games only.")
     blocks = section.blocks

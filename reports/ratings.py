@@ -1,4 +1,5 @@
-"""Section 11: a rating for every strategy, from the finishing orders (``zsim.ratings``).
+"""The report section on a rating for every strategy, from the finishing orders
+(``zsim.ratings``).
 
 Win rates only count who came first; a rating also uses who came second, third and last, and
 puts strategies that never met on one scale through the opponents they shared. The section is
@@ -22,7 +23,7 @@ from zsim.ratings import (
 )
 from zsim.reports.common import MIN_GAMES, new_figure, player_count_label, too_few
 from zsim.reports.loader import RunData
-from zsim.reports.model import Figure, Note, Section, Table
+from zsim.reports.model import STRATEGY, Figure, Note, Section, Table
 
 INTRO = ("Each strategy's Plackett–Luce rating, fitted on the full finishing order of every "
          "game (not only who won), separately per player count and centred at 0. A gap of d "
@@ -77,9 +78,12 @@ def _reading(ladder: Ladder) -> str:
             f"{ladder.games} games had a shared rank.")
 
 
-def section(data: RunData) -> Section:
-    """The ladder figure, the ratings table, and what the data leave unsettled."""
-    result = Section("ratings", "11. Ratings", INTRO)
+def section(data: RunData) -> Section | None:
+    """The ladder figure, the ratings table, and what the data leave unsettled; None when
+    the runs hold fewer than two strategies outside the solo mode."""
+    if not applies(data):
+        return None
+    result = Section("ratings", "Ratings", INTRO, group=STRATEGY)
     if len(data.finished) < MIN_GAMES:
         result.blocks.append(too_few("Ratings", len(data.finished)))
         return result

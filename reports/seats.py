@@ -1,4 +1,5 @@
-"""Section 3: does where you sit, your colour or when you first play decide the game?
+"""The report section on seats: does where you sit, your colour or when you first play decide
+the game?
 
 Strategy, seat, colour and starting position are effects of one logistic model per player
 count (``zsim.reports.seat_model``), so each is adjusted for the others: with a mixed lineup a
@@ -16,7 +17,7 @@ from matplotlib.axes import Axes
 
 from zsim.reports.common import MIN_GAMES, new_figure, player_count_label, too_few
 from zsim.reports.loader import RunData
-from zsim.reports.model import Comparison, Figure, Note, Section, Table
+from zsim.reports.model import SEATING, Comparison, Figure, Note, Section, Table
 from zsim.reports.seat_model import TERMS, SeatModel, colours, fit_seat_model
 from zsim.stats import cohens_h
 
@@ -151,7 +152,7 @@ def _refusal_notes(model: SeatModel) -> list[Note]:
 
 def section(data: RunData) -> Section:
     """Adjusted seat, colour, starting position and strategy effects per player count."""
-    section = Section("seats", "3. Seats and turn order", INTRO)
+    section = Section("seats", "Seats and turn order", INTRO, group=SEATING)
     if len(data.finished) < MIN_GAMES:
         section.blocks.append(too_few("Seats", len(data.finished)))
         return section

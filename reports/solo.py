@@ -1,4 +1,4 @@
-"""Section 9: the solo mode: how each strategy fares against each level of Li Si.
+"""The report section on the solo mode: how each strategy fares against each level of Li Si.
 
 Solo games are the games with a ``lisi-N`` seat. The levels are meant to be ordered: against the
 same strategy, Li Si's win rate should rise from level 1 to level 4, so the figure shows the
@@ -19,7 +19,7 @@ INTRO = ("Games against Li Si, the solo-mode automaton, by his level (1 easiest 
 
 
 def section(data: RunData) -> Section:
-    result = Section("solo", "9. Solo", INTRO)
+    result = Section("solo", "Solo", INTRO)
     players = data.players
     solo_games = players.loc[players["strategy"].str.fullmatch(r"lisi-\d+"), "game_key"]
     if solo_games.empty:

@@ -1,4 +1,4 @@
-"""Section 2: how the strategies do against each other.
+"""The report section on how the strategies do against each other.
 
 Per-player rows of one game are not independent (one player's win is another's loss), so every
 test here reduces a game to one number first: a strategy's summed win share against its fair
@@ -28,7 +28,7 @@ from zsim.reports.common import (
 )
 from zsim.reports.findings import relative_phrase
 from zsim.reports.loader import RunData
-from zsim.reports.model import Comparison, Figure, Note, Section, Table
+from zsim.reports.model import STRATEGY, Comparison, Figure, Note, Section, Table
 from zsim.stats import excess_test, paired_test, sign_test
 
 INTRO = ("Win rates count a shared win as 1/k for each of k tied winners; the dashed line is "
@@ -117,7 +117,7 @@ def _head_to_head(players: pd.DataFrame, strategies: list[str]) -> Figure:
         ahead, behind = int((games > 0.5).sum()), int((games < 0.5).sum())
         test = sign_test(ahead, behind)
         comparisons.append(Comparison(
-            label=f"{a} vs {b}",
+            label=f"{a} vs {b}", topic=f"{a} against {b}",
             claim=f"{a} finishes ahead of {b} in {percent(matrix.loc[a, b], 0)} of pairings "
                   f"({ahead} games ahead, {behind} behind)",
             method="sign test over games", pvalue=test.pvalue, effect=test.effect,
@@ -159,7 +159,7 @@ def _scores_figure(players: pd.DataFrame, strategies: list[str], counts: list[in
         test = paired_test(diff)
         relative = share_of(diff.mean(), (games["a"].mean() + games["b"].mean()) / 2)
         comparisons.append(Comparison(
-            label=f"{a} vs {b} score",
+            label=f"{a} vs {b} score", topic=f"{a} against {b}",
             claim=f"{a} scores {diff.mean():+.1f} VP against {b} in the games they share "
                   f"({relative_phrase(relative, 'mean score')})",
             method="Wilcoxon signed-rank test of per-game score differences",
@@ -212,7 +212,7 @@ def _categories_figure(players: pd.DataFrame, counts: list[int]) -> tuple[Figure
 
 def section(data: RunData) -> Section:
     """Win rates, mean rank, head-to-head, score distributions and VP by category."""
-    section = Section("strategies", "2. Strategies", INTRO)
+    section = Section("strategies", "Strategies", INTRO, group=STRATEGY)
     players, counts = data.players, data.player_counts
     if len(data.finished) < MIN_GAMES:
         section.blocks.append(too_few("Strategies", len(data.finished)))

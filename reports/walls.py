@@ -1,4 +1,5 @@
-"""Section 4: Wall tiles: how often each is built on, what its Walls score, who wins with it.
+"""The report section on Wall tiles: how often each is built on, what its Walls score, who wins
+with it.
 
 A Wall tile lies on one Wall section per game; ``walls.parquet`` has one row per Wall built.
 Each tile is compared with the other tiles *in the same situation*: Walls built per section
@@ -15,6 +16,7 @@ from zsim.reports.common import (
     MIN_GAMES,
     association,
     bars_with_intervals,
+    effects_command,
     error_bars,
     game_lineups,
     mean_intervals,
@@ -23,7 +25,7 @@ from zsim.reports.common import (
     win_rates,
 )
 from zsim.reports.loader import RunData
-from zsim.reports.model import Figure, Note, Section, Table
+from zsim.reports.model import CAUSAL, Figure, Note, Section, Table
 
 INTRO = ("Every tile is compared with the other tiles in the same situation (see each "
          "caption); intervals are 95% (bootstrap for means, Wilson for win rates, "
@@ -55,7 +57,8 @@ def _built_figure(slots: pd.DataFrame, tiles: list[str], counts: list[int]) -> F
             slots, outcome="walls", exposure=slots["tile"] == tile, strata="stratum",
             clusters="game_key", label=f"Walls built on {tile}",
             subject=f"Sections with {tile}", measure="Walls built per game",
-            method_note="same lineup and section, game-clustered", unit="Walls", digits=2)
+            method_note="same lineup and section, game-clustered", unit="Walls", digits=2,
+            group=CAUSAL)
         if comparison:
             comparisons.append(comparison)
     fig, axes = new_figure(height=3.4)
@@ -83,7 +86,8 @@ def _vp_figure(walls: pd.DataFrame, tiles: list[str]) -> Figure:
             walls, outcome="vp", exposure=walls["tile"] == tile, strata="stratum",
             clusters="game_key", label=f"VP per Wall on {tile}",
             subject=f"A Wall on {tile}", measure="scores",
-            method_note="same tier and player count, game-clustered")
+            method_note="same tier and player count, game-clustered",
+            causal_test=effects_command("wall_tiles", tile))
         if comparison:
             comparisons.append(comparison)
     tiers = sorted(walls["tier"].unique())
@@ -125,7 +129,8 @@ def _holders(data: RunData, slots: pd.DataFrame, tiles: list[str]) -> tuple[Figu
             clusters="game_key", label=f"holding a Wall on {tile}",
             subject=f"Players holding a Wall on {tile}",
             measure="win rate against other players of the same strategy and lineup",
-            method_note="same strategy and lineup, game-clustered", scale=100, unit="points")
+            method_note="same strategy and lineup, game-clustered", scale=100, unit="points",
+            causal_test=effects_command("wall_tiles", tile))
         rows.append(row)
         if comparison:
             comparisons.append(comparison)
@@ -149,7 +154,7 @@ def _holders(data: RunData, slots: pd.DataFrame, tiles: list[str]) -> tuple[Figu
 
 def section(data: RunData) -> Section:
     """Build rate, VP per Wall by tier, and holders' win rate for each Wall tile."""
-    section = Section("walls", "4. Wall tiles", INTRO)
+    section = Section("walls", "Wall tiles", INTRO)
     if not any(c.startswith("wall_tile_") for c in data.games.columns):
         section.blocks.append(Note("The runs do not record Wall tiles.", warning=True))
         return section

@@ -1,4 +1,5 @@
-"""``zsim effects KIND`` end to end (``zsim.causal``): paired batches with a component forced in and kept out."""
+"""``zsim effects KIND`` end to end (``zsim.causal``): paired batches with a component forced in
+and kept out."""
 
 from __future__ import annotations
 

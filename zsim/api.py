@@ -22,6 +22,7 @@ each with a message naming the culprit.
 from __future__ import annotations
 
 import tempfile
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,12 +32,14 @@ import pandas as pd
 
 from zsim.compare import paired_differences, verdict
 from zsim.lineup import seat_game
+from zsim.options import OptionError
 from zsim.ratings import RatingError, Ratings
 from zsim.ratings import rate as rate_players
 from zsim.reports.loader import RunDirError, load_runs
 from zsim.runner.batch import start_run
 from zsim.runner.experiment import Experiment, ExperimentError, parse_experiment
 from zsim.runner.summary import Summary, summarize
+from zsim.variants import parse as parse_variants
 from zsim.whatif import (
     base_experiment,
     sweep_experiments,
@@ -125,10 +128,30 @@ def make_experiment(experiment: str | Path | Experiment | Mapping[str, Any] | No
         base = base_experiment(experiment)
     variants = overrides.pop("variants", None)
     if variants is not None:
-        if not isinstance(variants, Mapping):
-            raise ExperimentError("key 'variants': give a mapping of KEY: VALUE")
-        overrides["variants"] = {**base.variants, **{str(k): v for k, v in variants.items()}}
+        overrides["variants"] = {**base.variants, **_variant_mapping(variants)}
     return base.with_overrides("overrides", **overrides) if overrides else base
+
+
+def _variant_mapping(variants: Any) -> dict[str, Any]:
+    """Variants as a mapping: given as one (``{"rules.palace_vp": 8}``), or as the command line
+    takes them, ``KEY=VALUE`` strings and variant files (``["rules.palace_vp=8"]``)."""
+    if isinstance(variants, Mapping):
+        return {str(k): v for k, v in variants.items()}
+    if isinstance(variants, str):
+        variants = [variants]
+    if not isinstance(variants, Sequence) or not all(isinstance(v, str) for v in variants):
+        raise ExperimentError("key 'variants': give KEY=VALUE strings (or variant files), or a "
+                              "mapping of KEY: VALUE")
+    try:
+        parsed = parse_variants(list(variants))
+    except OptionError as error:
+        raise ExperimentError(f"key 'variants': {error}") from None
+    return dict(entry.split("=", 1) for entry in parsed.as_strings())
+
+
+class DesignWarning(UserWarning):
+    """The run's design measures something only approximately (a partial balanced block) or
+    not at all (a seat aliased with the lineup); ``zsim run`` prints the same lines."""
 
 
 def run(experiment: str | Path | Experiment | Mapping[str, Any] | None = None, *,
@@ -142,6 +165,8 @@ def run(experiment: str | Path | Experiment | Mapping[str, Any] | None = None, *
 
 def _run(planned: Experiment, out: str | Path | None, progress: bool,
          bots: Mapping[str, Strategy] | None) -> Results:
+    for line in planned.design_warnings():
+        warnings.warn(line, DesignWarning, stacklevel=3)
     if out is not None:
         start_run(planned, Path(out), source=planned.name, strategies=bots, progress=progress)
         return load(out)

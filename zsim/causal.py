@@ -12,6 +12,7 @@ from __future__ import annotations
 import pandas as pd
 
 from zsim.compare import paired_differences
+from zsim.options import KINDS
 from zsim.stats import holm
 
 ALPHA = 0.05
@@ -34,11 +35,19 @@ def component_effect(excluded: pd.DataFrame, forced: pd.DataFrame,
         columns=["adjusted", "significant"])
 
 
-def causal_table(effects: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """One table of every component's effects, Holm-adjusted over this table (one family: the
-    question "what does each component of this kind do?")."""
+def family_name(kind: str) -> str:
+    """The one question every test of a ``zsim effects KIND`` table answers together."""
+    return f"what each {KINDS.get(kind, kind)} does"
+
+
+def causal_table(effects: dict[str, pd.DataFrame], kind: str = "") -> pd.DataFrame:
+    """One table of every component's effects, Holm-adjusted over this table: one family, the
+    question "what does each component of this kind do?", named in ``family`` with its number
+    of tests in ``family_tests`` (so the table and its adjusted p-values agree)."""
     table = pd.concat([t.assign(component=c) for c, t in effects.items()], ignore_index=True)
     table = table[["component", *[c for c in table.columns if c != "component"]]]
+    table["family"] = family_name(kind)
+    table["family_tests"] = int(table["pvalue"].notna().sum()) if len(table) else 0
     table["adjusted"] = holm(table["pvalue"]) if len(table) else []
     table["significant"] = table["adjusted"] < ALPHA
     return table

@@ -21,6 +21,23 @@ from zsim.options import SETUP_PREFIX, GameOptions, OptionError
 from zsim.yamlload import AliasBomb, safe_load
 
 OPTION_KEYS = frozenset(f.name for f in fields(GameOptions))
+#: Keys of a variant file that describe it rather than change the game: what it is, and the
+#: assumed components it gives another reading of (the report points at it from them).
+ABOUT = ("description", OTHER_READING := "other_reading_of")
+
+
+def other_readings(directory: Path) -> dict[str, list[Path]]:
+    """Component id -> the variant files in ``directory`` that read it another way."""
+    found: dict[str, list[Path]] = {}
+    for path in sorted(directory.glob("*.yaml")):
+        try:
+            data = safe_load(path.read_text(encoding="utf-8"))
+        except (OSError, yaml.YAMLError, AliasBomb):
+            continue  # a broken variant file is reported when it is used, not here
+        ids = data.get(OTHER_READING) if isinstance(data, dict) else None
+        for component in ids if isinstance(ids, list) else []:
+            found.setdefault(str(component), []).append(path)
+    return found
 
 
 @dataclass(frozen=True)
@@ -92,4 +109,4 @@ def _file_pairs(path: Path) -> list[tuple[str, Any]]:
         raise OptionError(f"variant file {path}: YAML syntax error: {error}") from error
     if not isinstance(data, dict):
         raise OptionError(f"variant file {path}: expected a mapping of KEY: VALUE")
-    return [(str(k), v) for k, v in data.items() if k != "description"]
+    return [(str(k), v) for k, v in data.items() if k not in ABOUT]

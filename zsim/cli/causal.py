@@ -80,7 +80,7 @@ def command(kind: str, experiment_path: str | None, only: tuple[str, ...], out: 
             effects[component] = component_effect(*batches)
     except (ExperimentError, OptionError) as error:
         raise click.ClickException(str(error)) from error
-    table = causal_table(effects)
+    table = causal_table(effects, kind)
     table.to_csv(out / "effects.csv", index=False)
     from zsim.reports.causal import write_causal_report  # matplotlib only when needed
 

@@ -14,7 +14,9 @@ import click
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="Output directory (default: RUN_DIR/report for a single run; required "
                    "for several).")
-def command(run_dirs: tuple[Path, ...], out: Path | None) -> None:
+@click.option("--summary", "show_summary", is_flag=True,
+              help="Also print the report's one-page summary in the terminal.")
+def command(run_dirs: tuple[Path, ...], out: Path | None, show_summary: bool) -> None:
     """Write a report of RUN_DIR(s) (pooled) as index.html, figures/ and tables/.
 
     The page is self-contained (it works offline and can be mailed). Every figure is also
@@ -33,6 +35,10 @@ def command(run_dirs: tuple[Path, ...], out: Path | None) -> None:
         built = build_report(list(run_dirs), out)
     except (RunDirError, ReportOutputError) as error:
         raise click.ClickException(str(error)) from error
+    if show_summary:
+        from zsim.reports.summary import text
+
+        click.echo(text(built.summary))
     click.echo(f"{built.index}: {built.figures} figures, {built.tables} tables, "
                f"{built.significant} significant finding(s) "
                f"in {time.perf_counter() - started:.1f}s")

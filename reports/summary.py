@@ -1,0 +1,224 @@
+"""The report's first page: what a designer should know, a sentence each, with links.
+
+It reads the other sections' findings (so it is built after them) and a few plain counts of
+the runs: the strategies' win rates with their intervals, the largest causal setup effects,
+the strongest other findings, components that are hardly ever used, the assumed components the
+findings rest on, and what the games could not resolve. At most ``FIRST_SCREEN`` findings are
+named here; the findings section lists them all.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from zsim.power import games_for_precision
+from zsim.reports.assumed import MARK, reasons
+from zsim.reports.common import percent, win_rates
+from zsim.reports.loader import RunData
+from zsim.reports.model import (
+    ASSOCIATION,
+    CAUSAL,
+    SEATING,
+    STRATEGY,
+    Finding,
+    FindingList,
+    Point,
+    Points,
+    Section,
+    Table,
+)
+
+FIRST_SCREEN = 15  # findings named on the summary
+#: How many findings of each kind the summary names, causal ones first.
+SHARES = ((CAUSAL, 6), ((STRATEGY, SEATING), 4), (ASSOCIATION, 5))
+#: A component used less than this share of the median of its kind is "near-dead".
+RARE = 0.5
+#: A reward taken in fewer than this share of the games on its board is "near-dead".
+RARELY_TAKEN = 0.05
+PRECISION_POINTS = 2.0  # the win-rate precision the summary says how to reach (± points)
+
+
+def strategy_table(data: RunData) -> pd.DataFrame:
+    """Per player count and strategy: games, win rate with its 95% Wilson interval, the fair
+    share and the mean final score."""
+    players = data.players
+    table = win_rates(players, ["n_players", "strategy"])
+    table["fair_share"] = 1 / table.index.get_level_values("n_players")
+    table["mean_vp"] = players.groupby(["n_players", "strategy"])["vp_total"].mean()
+    table = table.reset_index().sort_values(["n_players", "win_rate"], ascending=[True, False])
+    return table[["n_players", "strategy", "player_games", "win_rate", "win_low", "win_high",
+                  "fair_share", "mean_vp"]]
+
+
+def _sentence(finding: Finding) -> Point:
+    lead = finding.lead
+    text = lead.claim
+    if finding.also:
+        text += "; also " + "; ".join(c.label for c in finding.also[:2])
+    if lead.assumed:
+        text += f" [{reasons(lead.assumed)}]"
+    if lead.causal_test:
+        text += f". Association: test it with `{lead.causal_test}`"
+    return Point(text + ".", lead.figure)
+
+
+def _findings(listed: list[Finding]) -> list[Points]:
+    parts = []
+    for groups, share in SHARES:
+        wanted = (groups,) if isinstance(groups, str) else groups
+        chosen = [f for f in listed if f.group in wanted][:share]
+        title = {CAUSAL: "Largest causal setup effects", ASSOCIATION: "Strongest associations",
+                 }.get(wanted[0], "Strategy, seats, colours and turn order")
+        parts.append(Points(title, [_sentence(f) for f in chosen],
+                            "None significant after correction."))
+    return parts
+
+
+def rare_walls(data: RunData) -> list[Point]:
+    """Wall tiles built on far less than the median tile, with their VP per Wall."""
+    games = data.finished
+    columns = [c for c in games.columns if c.startswith("wall_tile_")]
+    if not columns or data.walls.empty:
+        return []
+    in_play = games.melt(id_vars="game_key", value_vars=columns)["value"].dropna()
+    sections = in_play[in_play != ""].value_counts()  # sections the tile lay on, over all games
+    built = data.walls.groupby("tile").size().reindex(sections.index, fill_value=0)
+    per_game = built / sections
+    vp = data.walls.groupby("tile")["vp"].mean()
+    median = float(per_game.median())
+    return [Point(f"Wall tile {tile}: {rate:.2f} Walls a game where it lies "
+                  f"(median tile {median:.2f})"
+                  + (f", at {vp[tile]:.1f} VP each" if tile in vp else "") + ".",
+                  "fig-wall-built")
+            for tile, rate in per_game.sort_values().items() if rate < RARE * median]
+
+
+def rare_rewards(data: RunData) -> list[Point]:
+    """Rewards taken in under ``RARELY_TAKEN`` of the games on their board."""
+    if data.rewards.empty or "unification_board" not in data.finished:
+        return []
+    boards = data.finished.set_index("game_key")["unification_board"]
+    taken = data.rewards.assign(board=data.rewards["game_key"].map(boards))
+    games_on = boards.value_counts()
+    share = taken.groupby(["board", "reward"])["game_key"].nunique() / \
+        taken.groupby(["board", "reward"])["board"].first().map(games_on)
+    return [Point(f"Reward {reward} on {board}: taken in {percent(rate)} of its games.",
+                  "fig-board-take-rates")
+            for (board, reward), rate in share.sort_values().items() if rate < RARELY_TAKEN]
+
+
+def zero_categories(data: RunData) -> list[Point]:
+    columns = [c for c in data.players.columns if c.startswith("vp_") and c != "vp_total"]
+    return [Point(f"{c.removeprefix('vp_')}: no player scored a point in it in any game.",
+                  "fig-vp-categories")
+            for c in columns if not data.players[c].fillna(0).any()]
+
+
+def _assumed(data: RunData, sections: list[Section], listed: list[Finding]) -> Points:
+    named: dict[str, str] = {}
+    for finding in listed:
+        for comparison in (finding.lead, *finding.also):
+            named.update(comparison.assumed)
+    items = []
+    for component, why in named.items():
+        files = data.readings.get(component, [])
+        check = "".join(f" Check the other reading: `zsim compare default {_shown(path)} "
+                        f"--out check-{path.stem}`." for path in files)
+        items.append(Point(f"{component}{MARK}: {why.rstrip('.')}.{check}"))
+    shown = sum(1 for s in sections for f in s.figures if MARK in f.caption)
+    empty = ("No finding rests on an assumed component."
+             if not data.box_problem else f"Assumed components not marked: {data.box_problem}.")
+    if named and shown:
+        items.append(Point(f"{shown} figure(s) name assumed components; each is marked "
+                           f"{MARK} with its reason."))
+    return Points("Findings that rest on assumed components", items, empty)
+
+
+def _shown(path: Path) -> str:
+    """A path as short as it can be said from here."""
+    relative = os.path.relpath(path)
+    return relative if not relative.startswith("..") else str(path)
+
+
+def _unresolved(data: RunData, sections: list[Section]) -> Points:
+    items = []
+    families: dict[tuple[str, str], list] = defaultdict(list)
+    for section in sections:
+        for comparison in section.comparisons:
+            if not math.isnan(comparison.adjusted):
+                families[comparison.section, comparison.family].append(comparison)
+    quiet = [(key, tests) for key, tests in families.items()
+             if not any(t.significant for t in tests)]
+    quiet.sort(key=lambda item: -len(item[1]))
+    for (section, family), tests in quiet[:6]:
+        sizes = [t.detectable for t in tests if not math.isnan(t.detectable)]
+        unit = next((t.unit for t in tests if t.unit), "")
+        size = (f"; differences under ±{np.median(sizes):.2g} {unit} (median over its tests) "
+                "could not be seen at 80% power" if sizes else "")
+        items.append(Point(f"{section}, “{family}”: none of {len(tests)} test(s) significant"
+                           f"{size}.", tests[0].figure))
+    table = strategy_table(data)
+    if len(table):
+        widest = table.loc[(table["win_high"] - table["win_low"]).idxmax()]
+        half = (widest["win_high"] - widest["win_low"]) / 2 * 100
+        needed = games_for_precision(int(data.finished["game_key"].nunique()),
+                                     widest["win_low"] * 100, widest["win_high"] * 100,
+                                     PRECISION_POINTS)
+        if half > PRECISION_POINTS:
+            items.append(Point(
+                f"Win rates are known to ±{half:.1f} points at worst ({widest['strategy']}, "
+                f"{widest['n_players']} players); ±{PRECISION_POINTS:g} points needs about "
+                f"{needed:,.0f} games (`--until-precision {PRECISION_POINTS:g}` plays "
+                "until then).", "strategies"))
+    return Points("What these games could not resolve", items,
+                  "Every family of tests found something.")
+
+
+def section(data: RunData, sections: list[Section], listing: Section) -> Section:
+    """The summary of the report whose analysis ``sections`` and findings ``listing`` are
+    built."""
+    listed = next((b.items for b in listing.blocks if isinstance(b, FindingList)), [])
+    total = sum(len(f.also) + 1 for f in listed)
+    result = Section("summary", "Summary", (
+        f"{len(data.finished)} finished games; {len(listed)} findings ({total} significant "
+        f"tests) after correction. The {FIRST_SCREEN} most important are named here, causal "
+        f"ones first, each linked to its figure; {MARK} marks a component the rulebook does "
+        "not print (assumed), with the reason."))
+    table = strategy_table(data)
+    result.blocks.append(Table(
+        "summary-strategies", "Strategies: win rates with 95% intervals", table,
+        formats={"win_rate": "{:.1%}", "win_low": "{:.1%}", "win_high": "{:.1%}",
+                 "fair_share": "{:.1%}", "mean_vp": "{:.1f}"}))
+    result.blocks += _findings(listed)
+    result.blocks.append(Points("Dead or near-dead components",
+                                rare_walls(data) + rare_rewards(data) + zero_categories(data),
+                                "Every component is used in a fair share of games."))
+    result.blocks.append(_assumed(data, sections, listed))
+    result.blocks.append(_unresolved(data, sections))
+    return result
+
+
+def text(summary: Section) -> str:
+    """The summary as plain text, for the terminal (``zsim report --summary``)."""
+    lines = [summary.heading, summary.intro, ""]
+    for block in summary.blocks:
+        if isinstance(block, Table):
+            shown = block.data.assign(
+                win_rate=[f"{r:.1%} [{lo:.1%}, {hi:.1%}]" for r, lo, hi in zip(
+                    block.data["win_rate"], block.data["win_low"], block.data["win_high"],
+                    strict=True)],
+                fair_share=block.data["fair_share"].map("{:.1%}".format),
+                mean_vp=block.data["mean_vp"].map("{:.1f}".format))
+            lines += [block.title + ":", shown.drop(columns=["win_low", "win_high"])
+                      .to_string(index=False), ""]
+        elif isinstance(block, Points):
+            lines.append(block.title + ":")
+            lines += [f"  - {p.text}" for p in block.items] or [f"  {block.empty}"]
+            lines.append("")
+    return "\n".join(lines)
