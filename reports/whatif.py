@@ -105,7 +105,8 @@ def comparison_section(table: pd.DataFrame, base: Experiment, variant: Experimen
     changed = sorted(set(variant.variants.items()) - set(base.variants.items()))
     described = ", ".join(f"{k}={v}" for k, v in changed) or variant.name
     section = Section("comparison", "Paired comparison",
-                      f"Base: {base.name}; variant: {described}. {verdict(table)}")
+                      f"Base: {base.name}; variant: {described}. "
+                      f"{verdict(table, changed=[k for k, _ in changed])}")
     if table.empty:
         section.blocks.append(Note("The two runs have no finished game in common.", True))
         return section
@@ -121,7 +122,7 @@ def write_comparison_report(table: pd.DataFrame, out: Path, base: Experiment,
                             variant: Experiment) -> BuiltReport:
     with matplotlib.rc_context(STYLE):
         section = comparison_section(table, base, variant)
-        return write_sections([section], out / "report", "zsim compare", verdict(table))
+        return write_sections([section], out / "report", "zsim compare", section.intro)
 
 
 def _games_per_value(rows: pd.DataFrame) -> str:

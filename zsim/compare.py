@@ -8,6 +8,7 @@ far fewer games detect a change than two independent runs would (common random n
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import pandas as pd
@@ -75,17 +76,63 @@ def paired_differences(base: pd.DataFrame, variant: pd.DataFrame,
     return table
 
 
-def verdict(table: pd.DataFrame, largest: int = 3) -> str:
-    """One line: what moved significantly, biggest shifts first, or that nothing did."""
+#: Words of a variant key, and the VP categories a change of that key moves by definition (a
+#: higher Palace VP raises Palace points whatever the players do): a significant change there
+#: says nothing about balance, so a verdict says so instead of counting it as news.
+BY_DEFINITION = (
+    ("palace_vp", ("vp_palaces",)), ("palace_tiles", ("vp_palace_tiles",)),
+    ("wall", ("vp_walls",)), ("governor", ("vp_governor_tiles", "vp_majorities")),
+    ("majorit", ("vp_majorities",)), ("mausoleum", ("vp_mausoleum", "vp_mausoleum_lines")),
+    ("elixir", ("vp_elixir",)), ("ship", ("vp_elixir",)), ("abilities", ("vp_cards",)),
+    ("cards", ("vp_cards",)), ("boards", ("vp_rewards",)), ("reward", ("vp_rewards",)),
+    ("soldier", ("vp_extra_soldiers", "vp_mausoleum")),
+)
+
+
+def by_definition(changed: Sequence[str]) -> set[str]:
+    """The VP categories (and so the VP total) that the changed keys move by definition."""
+    found = {category for key in changed for word, categories in BY_DEFINITION
+             if word in key.lower() for category in categories}
+    return found | ({"vp_total"} if found else set())
+
+
+def verdict(table: pd.DataFrame, largest: int = 3, changed: Sequence[str] = ()) -> str:
+    """What moved: win rates first (or that none moved, with the smallest win-rate change
+    these games detect at 80% power), then scores, with the changes that ``changed`` (the
+    variant keys) makes by definition named as such."""
+    from zsim.power import detectable_shift
+
     if table.empty:
         return "No games in common between the two runs."
     if not (table["difference"] != 0).any():
         return "Identical: the variant changed no result in these games."
-    moved = table[table["significant"]].copy()
-    if moved.empty:
-        widest = table.loc[(table["high"] - table["low"]).idxmax()]
-        return ("No significant change (largest uncertainty: "
-                f"{_describe(widest)}).")
+    win = table[table["metric"] == "win_share"]
+    sizes = [detectable_shift(lo, hi) * 100 for lo, hi in zip(win["low"], win["high"],
+                                                               strict=True)]
+    sizes = [x for x in sizes if math.isfinite(x)]
+    games = int(win["games"].max()) if len(win) else 0
+    seen = (f"with {games} paired games a change of ±{max(sizes):.1f} points or more would "
+            "have been detected at 80% power" if sizes else "")
+    moved_win = win[win["significant"]]
+    if moved_win.empty:
+        parts = [f"Win rates: no significant change{' (' + seen + ')' if seen else ''}."]
+    else:
+        parts = [f"Win rates: {_listed(moved_win, largest)}{' (' + seen + ')' if seen else ''}."]
+    defined = by_definition(changed)
+    scores = table[(table["metric"] != "win_share") & table["significant"]]
+    expected = scores[scores["metric"].isin(defined)]
+    news = scores[~scores["metric"].isin(defined)]
+    if len(expected):
+        parts.append(f"{len(expected)} score change(s) follow by definition from "
+                     f"{', '.join(changed)} ({', '.join(sorted(set(expected['metric'])))}).")
+    if len(news):
+        parts.append(f"Scores: {_listed(news, largest)}.")
+    elif not len(expected):
+        parts.append("Scores: no significant change.")
+    return " ".join(parts)
+
+
+def _listed(moved: pd.DataFrame, largest: int) -> str:
     moved = moved.reindex(moved["difference"].abs().sort_values(ascending=False).index)
     shown = "; ".join(_describe(row) for _, row in moved.head(largest).iterrows())
     more = len(moved) - largest

@@ -1,19 +1,22 @@
-"""What ``compare`` and ``sweep`` share: options for their batches and running one batch."""
+"""What ``compare``, ``sweep`` and ``effects`` share: options for their batches, running one
+batch, and playing stages until precise enough (``--until-precision``)."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import click
-import pandas as pd
 
-from zsim.runner.batch import start_run
-from zsim.runner.experiment import Experiment
+if TYPE_CHECKING:  # `zsim run` imports this module before it starts its workers: keep it light
+    import pandas as pd
+
+    from zsim.runner.experiment import Experiment
 
 F = TypeVar("F", bound=Callable[..., object])
+T = TypeVar("T")
 
 _OPTIONS = (
     click.option("--games", type=click.IntRange(min=1), default=None,
@@ -24,19 +27,46 @@ _OPTIONS = (
 )
 
 
+PRECISION = click.option(
+    "--until-precision", "precision", type=click.FloatRange(min=0, min_open=True),
+    default=None, metavar="POINTS",
+    help="Keep playing stages of --games games (each a whole design on seeds of its own) until "
+         "every win-rate interval of interest is within ±POINTS percentage points, judged by "
+         "anytime-valid 95% confidence sequences (docs/reports.md).")
+
+
 def run_options(function: F) -> F:
-    """Add --games, --jobs, --seed and --quiet to a command."""
-    for option in reversed(_OPTIONS):
+    """Add --games, --jobs, --seed, --quiet and --until-precision to a command."""
+    for option in reversed((*_OPTIONS, PRECISION)):
         function = option(function)
     return function
+
+
+def staged(precision: float | None, play: Callable[[int], T],
+           intervals: Callable[[list[T]], pd.DataFrame], out: Path) -> list[T]:
+    """Stage 0 alone, or (with ``--until-precision``) stages until every interval of
+    ``intervals`` is within ±``precision`` points; the last intervals are written to
+    ``out/confidence_sequences.csv``."""
+    from zsim.sequential import until_precision
+
+    if precision is None:
+        return [play(0)]
+    stages, table = until_precision(precision / 100, play, intervals,
+                                    say=lambda line: click.echo(line, err=True))
+    table.to_csv(out / "confidence_sequences.csv", index=False)
+    return stages
 
 
 def run_players(experiment: Experiment, out: Path, quiet: bool) -> pd.DataFrame:
     """Run one batch into ``out`` and return its players table. The progress bar is drawn on
     a terminal only: redirected into a file or a CI log it would be hundreds of lines of
     carriage returns."""
+    from zsim.runner.batch import start_run  # not at import: `zsim run` starts workers first
+
     report = start_run(experiment, out, source=experiment.name,
                        progress=not quiet and sys.stderr.isatty())
     if report.summary.failed:
         click.echo(f"warning: {report.summary.failed} game(s) failed in {out}", err=True)
+    import pandas as pd
+
     return pd.read_parquet(out / "players.parquet")

@@ -7,9 +7,10 @@ from pathlib import Path
 import click
 import pandas as pd
 
-from zsim.cli.batches import run_options, run_players
+from zsim.cli.batches import run_options, run_players, staged
 from zsim.options import KINDS, OptionError
 from zsim.runner.experiment import Experiment, ExperimentError
+from zsim.sequential import difference_sequences, pooled, stage_dir, stage_seed
 from zsim.whatif import base_experiment
 
 
@@ -55,7 +56,8 @@ def _components(experiment: Experiment, kind: str, only: tuple[str, ...]) -> tup
               help="Directory for the batches, effects.csv and the report.")
 @run_options
 def command(kind: str, experiment_path: str | None, only: tuple[str, ...], out: Path,
-            games: int | None, jobs: int | None, seed: int | None, quiet: bool) -> None:
+            games: int | None, jobs: int | None, seed: int | None, quiet: bool,
+            precision: float | None) -> None:
     """Play, for each component of KIND, the experiment with it forced into play and with it
     excluded, on the same game seeds, and report the paired effect of having it in play on
     each strategy's win rate and on mean VP.
@@ -69,15 +71,29 @@ def command(kind: str, experiment_path: str | None, only: tuple[str, ...], out: 
         if not components:
             raise click.ClickException(f"no {KINDS[kind]} can be both forced and excluded in "
                                        f"{base.name}: " + "; ".join(skipped.values()))
-        effects = {}
-        for component in components:
-            batches = []
-            for mode in ("exclude", "force"):
-                key = f"setup.{mode}.{kind}"
-                experiment = base.with_overrides(f"{key}={component}",
-                                                 variants={**base.variants, key: component})
-                batches.append(run_players(experiment, out / component / mode, quiet))
-            effects[component] = component_effect(*batches)
+
+        def play(stage: int) -> dict[str, tuple[pd.DataFrame, pd.DataFrame]]:
+            played = {}
+            for component in components:
+                batches = []
+                for mode in ("exclude", "force"):
+                    key = f"setup.{mode}.{kind}"
+                    experiment = base.with_overrides(
+                        f"{key}={component}", variants={**base.variants, key: component},
+                        seed=stage_seed(base.seed, stage))
+                    batches.append(run_players(experiment,
+                                               stage_dir(out, stage) / component / mode, quiet))
+                played[component] = (batches[0], batches[1])
+            return played
+
+        def both(done: list, component: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+            return (pooled([stage[component][0] for stage in done]),
+                    pooled([stage[component][1] for stage in done]))
+
+        stages = staged(precision, play, lambda done: pd.concat(
+            [difference_sequences(*both(done, c), base.games).assign(component=c)
+             for c in components], ignore_index=True), out)
+        effects = {c: component_effect(*both(stages, c)) for c in components}
     except (ExperimentError, OptionError) as error:
         raise click.ClickException(str(error)) from error
     table = causal_table(effects, kind)

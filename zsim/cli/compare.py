@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING
 import click
 import pandas as pd
 
-from zsim.cli.batches import run_options, run_players
+from zsim.cli.batches import run_options, run_players, staged
 from zsim.compare import paired_differences, variance_reduction, verdict
 from zsim.runner.experiment import ExperimentError
+from zsim.sequential import difference_sequences, pooled, stage_dir, stage_seed
 from zsim.whatif import base_experiment, variant_experiment
 
 if TYPE_CHECKING:
@@ -24,18 +25,30 @@ if TYPE_CHECKING:
               help="Directory for both runs, the comparison table and its report.")
 @run_options
 def command(base: str, variant: tuple[str, ...], out: Path, games: int | None,
-            jobs: int | None, seed: int | None, quiet: bool) -> None:
+            jobs: int | None, seed: int | None, quiet: bool, precision: float | None) -> None:
     """Play BASE and VARIANT on the same game seeds and report paired differences.
 
     BASE is an experiment file (or 'default'); each VARIANT is an experiment file, a variant
-    file or KEY=VALUE applied to BASE.
+    file or KEY=VALUE applied to BASE. With --until-precision, later stages go into
+    OUT/stage-K/base and OUT/stage-K/variant.
     """
     try:
         before_experiment = base_experiment(base).with_overrides(
             "command line", games=games, jobs=jobs, seed=seed)
         after_experiment = variant_experiment(before_experiment, variant, jobs=jobs)
-        before = run_players(before_experiment, out / "base", quiet)
-        after = run_players(after_experiment, out / "variant", quiet)
+
+        def play(stage: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+            seed = stage_seed(before_experiment.seed, stage)
+            where = stage_dir(out, stage)
+            return (run_players(before_experiment.with_overrides(seed=seed), where / "base",
+                                quiet),
+                    run_players(after_experiment.with_overrides(seed=seed), where / "variant",
+                                quiet))
+
+        stages = staged(precision, play, lambda done: difference_sequences(
+            pooled([b for b, _ in done]), pooled([a for _, a in done]), before_experiment.games),
+            out)
+        before, after = pooled([b for b, _ in stages]), pooled([a for _, a in stages])
     except (ExperimentError, ValueError) as error:
         raise click.ClickException(str(error)) from error
     table = paired_differences(before, after)
@@ -43,8 +56,13 @@ def command(base: str, variant: tuple[str, ...], out: Path, games: int | None,
     variance_reduction(table).to_csv(out / "variance_reduction.csv", index=False)
     report = _write_report(table, out, before_experiment, after_experiment)
     click.echo(_format(table))
-    click.echo(verdict(table))
+    click.echo(verdict(table, changed=_changed(before_experiment, after_experiment)))
     click.echo(f"report: {report}")
+
+
+def _changed(base: Experiment, variant: Experiment) -> list[str]:
+    """The variant keys the variant sets differently from the base."""
+    return sorted(k for k, v in variant.variants.items() if base.variants.get(k) != v)
 
 
 def _format(table: pd.DataFrame) -> str:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from zsim.cli.batches import PRECISION
 from zsim.options import OptionError
 from zsim.runner import DEFAULT_EXPERIMENT, ExperimentError, load_experiment
 from zsim.runner.backends import BackendError, start_workers, stop_workers
@@ -58,12 +59,14 @@ EXIT_TERMINATED = 143  # 128 + SIGTERM, as a shell reports a process ended by it
 @click.option("--lisi", "lisi_level", type=click.IntRange(1, 4), default=1, show_default=True,
               help="Li Si's level with --solo.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar or header line.")
+@PRECISION
 def command(experiment_file: Path | None, games: int | None, players: tuple[int, ...],
             strategies: tuple[str, ...], seats: str | None, seed: int | None,
             jobs: int | None, backend: str | None, scheduler: str | None, out: Path | None,
             variants: tuple[str, ...], chunk_size: int | None, max_failures: int | None,
             decision_time_limit: float | None, game_time_limit: float | None,
-            resume: Path | None, solo: bool, lisi_level: int, quiet: bool) -> None:
+            resume: Path | None, solo: bool, lisi_level: int, quiet: bool,
+            precision: float | None) -> None:
     """Run EXPERIMENT_FILE (default: configs/experiments/default.yaml).
 
     Options override the file. Exit status: 0 when done, 1 when more games failed than
@@ -134,6 +137,35 @@ def command(experiment_file: Path | None, games: int | None, players: tuple[int,
     click.echo(_report_text(report))
     if report.too_many_failures:
         sys.exit(1)
+    if precision is not None and experiment is not None and out is not None:
+        _more_stages(experiment, out, precision, progress, str(path))
+
+
+def _more_stages(experiment: Experiment, out: Path, precision: float, progress: bool,
+                 source: str) -> None:
+    """``--until-precision``: play further stages (the experiment on seeds of their own, in
+    OUT/stage-K) until every strategy's win rate is known to ±``precision`` points by its
+    anytime-valid confidence sequence (``zsim.sequential``)."""
+    import pandas as pd
+
+    from zsim.runner.batch import start_run
+    from zsim.sequential import pooled, stage_dir, stage_seed, until_precision, win_rate_sequences
+
+    def play(stage: int) -> pd.DataFrame:
+        if stage:
+            start_run(experiment.with_overrides(seed=stage_seed(experiment.seed, stage)),
+                      stage_dir(out, stage), source=source, progress=progress)
+        return pd.read_parquet(stage_dir(out, stage) / "players.parquet")
+
+    stages, table = until_precision(
+        precision / 100, play, lambda done: win_rate_sequences(pooled(done), experiment.games),
+        say=lambda line: click.echo(line, err=True))
+    table.to_csv(out / "confidence_sequences.csv", index=False)
+    runs = " ".join(str(stage_dir(out, k)) for k in range(len(stages)))
+    click.echo(f"{len(stages)} stage(s); win rates with their confidence sequences in "
+               f"{out / 'confidence_sequences.csv'}"
+               + (f"; report them together: zsim report {runs} --out {out / 'report-all'}"
+                  if len(stages) > 1 else ""))
 
 
 def _given_on_command_line(path: Path, strategies: tuple[str, ...], variants: tuple[str, ...],

@@ -7,9 +7,10 @@ from pathlib import Path
 import click
 import pandas as pd
 
-from zsim.cli.batches import run_options, run_players
+from zsim.cli.batches import run_options, run_players, staged
 from zsim.compare import paired_differences, variance_reduction, verdict
 from zsim.runner.experiment import ExperimentError
+from zsim.sequential import difference_sequences, pooled, stage_dir, stage_seed
 from zsim.whatif import base_experiment, sweep_experiments, sweep_summary, sweep_values
 
 
@@ -21,7 +22,7 @@ from zsim.whatif import base_experiment, sweep_experiments, sweep_summary, sweep
               help="Directory for one run per value, the table and the report.")
 @run_options
 def command(sweep: str, experiment_path: str | None, out: Path, games: int | None,
-            jobs: int | None, seed: int | None, quiet: bool) -> None:
+            jobs: int | None, seed: int | None, quiet: bool, precision: float | None) -> None:
     """Run the experiment once per value of KEY (a variant key) on the same game seeds.
 
     Every value after the first is compared with the first game by game, as `zsim compare`
@@ -36,11 +37,26 @@ def command(sweep: str, experiment_path: str | None, out: Path, games: int | Non
     try:
         base = base_experiment(experiment_path).with_overrides(
             "command line", games=games, jobs=jobs, seed=seed)
-        frames, runs = [], []
-        for i, (shown, experiment) in enumerate(sweep_experiments(base, key, values)):
-            players = run_players(experiment, out / f"value-{i}", quiet)
-            frames.append(sweep_summary(players, shown))
-            runs.append((shown, players))
+        planned = sweep_experiments(base, key, values)
+
+        def play(stage: int) -> list[pd.DataFrame]:
+            seed = stage_seed(base.seed, stage)
+            return [run_players(experiment.with_overrides(seed=seed),
+                                stage_dir(out, stage) / f"value-{i}", quiet)
+                    for i, (_, experiment) in enumerate(planned)]
+
+        def intervals(done: list[list[pd.DataFrame]]) -> pd.DataFrame:
+            by_value = [pooled([stage[i] for stage in done]) for i in range(len(planned))]
+            return pd.concat([difference_sequences(by_value[0], players, base.games)
+                              .assign(value=shown)
+                              for (shown, _), players in zip(planned[1:], by_value[1:],
+                                                              strict=True)],
+                             ignore_index=True)
+
+        stages = staged(precision, play, intervals, out)
+        runs = [(shown, pooled([stage[i] for stage in stages]))
+                for i, (shown, _) in enumerate(planned)]
+        frames = [sweep_summary(players, shown) for shown, players in runs]
     except (ExperimentError, ValueError) as error:
         raise click.ClickException(str(error)) from error
     table = pd.concat(frames, ignore_index=True)
@@ -56,5 +72,6 @@ def command(sweep: str, experiment_path: str | None, out: Path, games: int | Non
     click.echo(table[["value", "n_players", "strategy", "games", "win_rate", "vp_total"]]
                .to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     for shown, rows in differences.groupby("value", sort=False):
-        click.echo(f"{key}={shown} against {key}={runs[0][0]}: {verdict(rows)}")
+        click.echo(f"{key}={shown} against {key}={runs[0][0]}: "
+                   f"{verdict(rows, changed=[key])}")
     click.echo(f"report: {built.index}")
