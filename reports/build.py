@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,7 +43,7 @@ from zsim.reports.model import Section
 SECTIONS = (overview, strategies, seats, walls, boards, components, cards, solo, convergence,
             ratings)
 PNG_DPI = 110
-OWN = {"index.html", "figures", "tables"}  # everything a report writes
+OWN = {"index.html", "figures", "tables", "recheck"}  # everything a report writes
 
 
 class ReportOutputError(OSError):
@@ -77,7 +78,13 @@ def _check_unique(sections: list[Section]) -> None:
             raise ValueError(f"duplicate {kind} slug(s): {', '.join(sorted(duplicated))}")
 
 
-def build_sections(data: RunData) -> list[Section]:
+#: Called with the findings section once it is built; may return a section that follows it
+#: (``zsim report --recheck`` replays the findings there).
+AfterFindings = Callable[[Section], "Section | None"]
+
+
+def build_sections(data: RunData, after_findings: AfterFindings | None = None
+                   ) -> list[Section]:
     """Every section of the report of ``data`` in page order and numbered, its tests
     corrected and its assumed components marked (call inside ``matplotlib.rc_context(STYLE)``,
     so that figures get the report's style)."""
@@ -85,18 +92,21 @@ def build_sections(data: RunData) -> list[Section]:
     analyses = [section for section in built if section is not None]
     assumed.mark(analyses, data.assumed)
     listed = findings.section(analyses, data)
-    page = [summary.section(data, analyses, listed), listed, *analyses]
+    extra = after_findings(listed) if after_findings is not None else None
+    page = [summary.section(data, analyses, listed), listed, *([extra] if extra else []),
+            *analyses]
     for number, section in enumerate(page, start=1):
         section.number = number
     return page
 
 
-def build_report(run_dirs: list[Path], out: Path) -> BuiltReport:
+def build_report(run_dirs: list[Path], out: Path,
+                 after_findings: AfterFindings | None = None) -> BuiltReport:
     """Write the report of ``run_dirs`` (pooled) into ``out``."""
     data = load_runs(run_dirs)
     _prepare(out)
     with matplotlib.rc_context(STYLE):
-        sections = build_sections(data)
+        sections = build_sections(data, after_findings)
         significant = sum(c.significant for s in sections for c in s.comparisons)
         names = ", ".join(str(p) for p in run_dirs)
         listed = next(s for s in sections if s.slug == "findings")

@@ -106,8 +106,8 @@ def share_of(value: float, reference: float) -> float:
 def association(frame: pd.DataFrame, *, outcome: str, exposure: pd.Series | np.ndarray,
             strata: str | None, clusters: str | None, label: str, subject: str,
             measure: str, method_note: str, scale: float = 1.0, unit: str = "VP",
-            digits: int = 1, group: str = "", causal_test: str = ""
-            ) -> tuple[dict[str, float], Comparison | None]:
+            digits: int = 1, group: str = "", causal_test: str = "",
+            component: tuple[str, str] = ()) -> tuple[dict[str, float], Comparison | None]:
     """Adjusted difference of ``outcome`` for ``subject`` against comparable others.
 
     ``group`` says what kind of finding it is (``zsim.reports.model.GROUPS``; by default the
@@ -144,7 +144,7 @@ def association(frame: pd.DataFrame, *, outcome: str, exposure: pd.Series | np.n
     return row, Comparison(label=label, claim=claim, method=f"adjusted difference, {method_note}",
                            pvalue=result.pvalue, effect=result.effect, effect_kind="d",
                            games=games, relative=relative, basis=basis, group=group,
-                           causal_test=causal_test, topic=subject, unit=unit,
+                           causal_test=causal_test, topic=subject, unit=unit, component=component,
                            detectable=detectable_shift(row["low"], row["high"]))
 
 

@@ -51,6 +51,11 @@ INTRO = ("Effects are adjusted differences against comparable players or games, 
          "which tile is compared when the runs record it (tiles.parquet, see docs/reports.md). "
          "These are associations: for the causal effect of a component, `zsim effects KIND` "
          "plays the same games with it forced into play and kept out.")
+#: The component kind (``zsim.options.KINDS``) of each family whose elements a setup
+#: constraint can force in or keep out.
+KIND_OF_FAMILY = {"wall-tiles-in-play": "wall_tiles", "unification-board-in-play": "board",
+                  "palace-tiles": "palace_tiles", "governor-tiles": "governor_tiles",
+                  "emperor-tiles": "emperor_tiles", "master-alchemists": "master_alchemists"}
 #: Two boards in play are one fact seen twice (one board in play is the other out): one topic,
 #: shared with the boards section's comparison of their scores.
 BOARD_TOPIC = "which Unification board is in play"
@@ -74,7 +79,8 @@ def _start_tiles(players: pd.DataFrame) -> list:
             strata="stratum", clusters="game_key", label=f"Starting tile {tile}",
             subject=f"Players who kept {tile}", measure="win rate", scale=100,
             unit="points", method_note="same strategy and lineup, game-clustered",
-            causal_test=effects_command("starting_tiles", tile))
+            causal_test=effects_command("starting_tiles", tile),
+            component=("starting_tiles", tile))
         rows.append(row)
         if comparison:
             comparisons.append(comparison)
@@ -198,7 +204,7 @@ def _family(data: RunData, slug: str, title: str, counts: pd.DataFrame) -> list:
             per_game, outcome="mean_vp", exposure=per_game[element], strata="lineup",
             clusters=None, label=f"{element}: mean VP", subject=f"With {element} in play",
             measure="mean VP per player", unit="VP per copy", method_note="same lineup",
-            group=CAUSAL))
+            group=CAUSAL, component=(KIND_OF_FAMILY.get(slug, ""), element)))
         for _, comparison in found:
             if comparison and topic:
                 comparison.topic = topic

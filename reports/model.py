@@ -69,6 +69,9 @@ class Comparison:
     #: ``ALPHA``, from its interval; NaN when the test gives no interval.
     detectable: float = math.nan
     unit: str = ""
+    #: The component the test is about, as (kind, id) of ``zsim.options.KINDS``, when a
+    #: forced-in/kept-out design can replay it (``zsim report --recheck``); empty otherwise.
+    component: tuple[str, str] = ()
 
     @property
     def significant(self) -> bool:

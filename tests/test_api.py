@@ -57,7 +57,8 @@ def test_rate_fits_the_ladder_of_zsim_rate(kept):
     ({"gamez": 3}, "key 'gamez': Extra inputs are not permitted"),
     ({"strategies": ["nobody"]}, "key 'strategies': unknown strategy 'nobody'"),
     ({"variants": {"board": "board9"}}, "board='board9'"),
-    ({"variants": "board=board2"}, "key 'variants': give a mapping"),
+    ({"variants": 3}, "key 'variants': give KEY=VALUE strings"),
+    ({"variants": ["no_such_key"]}, "key 'variants': variant 'no_such_key' is not KEY=VALUE"),
 ])
 def test_bad_arguments_are_clear_errors(overrides, message):
     with pytest.raises(api.ExperimentError, match=message):
@@ -68,6 +69,20 @@ def test_variants_add_to_the_experiments_own():
     base = Experiment(variants={"court_reset": "true"})
     planned = api.make_experiment(base, variants={"board": "board2"})
     assert planned.variants == {"court_reset": "true", "board": "board2"}
+
+
+def test_variants_are_taken_as_key_value_strings_as_everywhere_else():
+    base = Experiment(variants={"court_reset": "true"})
+    assert api.make_experiment(base, variants=["board=board2", "rules.palace_vp=8"]).variants \
+        == {"court_reset": "true", "board": "board2", "rules.palace_vp": "8"}
+    assert api.make_experiment(base, variants="board=board2").variants["board"] == "board2"
+
+
+def test_a_run_that_is_not_a_whole_balanced_block_warns():
+    partial = {"games": 5, "players": [2], "strategies": ["random", "basic", "greedy"],
+               "seats": "balanced", "jobs": 1}
+    with pytest.warns(api.DesignWarning, match="balanced"):
+        api.run(partial, progress=False)
 
 
 def test_compare_and_sweep_give_the_command_line_tables():

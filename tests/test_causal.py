@@ -3,12 +3,18 @@ and kept out."""
 
 from __future__ import annotations
 
+import matplotlib
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from figure_checks import tick_label_clashes
+from statsmodels.stats.multitest import multipletests
 
 from tests.conftest import experiment_file
 from zsim.cli import main
+from zsim.reports.causal import causal_section
+from zsim.reports.common import STYLE
+from zsim.runner.experiment import load_experiment
 
 EXPERIMENT = """\
 games: 12
@@ -74,3 +80,43 @@ def test_an_unknown_component_or_kind_is_refused(experiment, tmp_path):
     assert result.exit_code == 2 and "unknown Wall tile 'wall_nope'" in result.output
     result = _effects(experiment, tmp_path / "bad", "walls")
     assert result.exit_code == 2 and "wall_tiles" in result.output
+
+
+def test_the_page_names_one_family_whose_size_and_holm_p_values_agree(experiment, tmp_path):
+    out = tmp_path / "two"
+    result = _effects(experiment, out, "wall_tiles", "--only", "wall_pairs", "--only",
+                      "wall_palaces")
+    assert result.exit_code == 0, result.output
+    table = pd.read_csv(out / "effects.csv")
+    tested = table["pvalue"].notna()
+    assert set(table["family"]) == {"what each Wall tile does"}
+    assert set(table["family_tests"]) == {int(tested.sum())}
+    by_hand = multipletests(table.loc[tested, "pvalue"], method="holm")[1]
+    assert table.loc[tested, "adjusted"].to_numpy() == pytest.approx(by_hand)
+    page = (out / "report" / "index.html").read_text()
+    assert f"“what each Wall tile does”, {int(tested.sum())} tests" in page
+    assert "0 tests" not in page and "“”" not in page
+    # Every panel on one x scale, one x label for the figure, and no tick labels that collide.
+    with matplotlib.rc_context(STYLE):
+        section = causal_section(table, "wall_tiles", load_experiment(experiment), {})
+    for figure in section.figures:
+        shown = [ax for ax in figure.figure.axes if ax.get_visible()]
+        assert len({ax.get_xlim() for ax in shown}) == 1
+        assert figure.figure.get_supxlabel() and not any(ax.get_xlabel() for ax in shown)
+        figure.figure.canvas.draw()
+        assert tick_label_clashes(figure) == []
+
+
+def test_effects_play_stages_until_every_win_rate_difference_is_precise(experiment, tmp_path):
+    out = tmp_path / "precise"
+    result = _effects(experiment, out, "wall_tiles", "--only", "wall_pairs", "--games", "6",
+                      "--until-precision", "60")
+    assert result.exit_code == 0, result.output
+    sequences = pd.read_csv(out / "confidence_sequences.csv")
+    assert (sequences["half_width"] <= 0.6).all()
+    stages = 1 + len(list(out.glob("stage-*")))
+    assert result.output.count("stage ") >= stages and "anytime-valid" in result.output
+    forced = [pd.read_parquet(out / "wall_pairs" / "force" / "players.parquet")] + [
+        pd.read_parquet(path / "wall_pairs" / "force" / "players.parquet")
+        for path in sorted(out.glob("stage-*"))]
+    assert sequences["games"].max() == sum(f["game"].nunique() for f in forced)

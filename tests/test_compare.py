@@ -55,6 +55,9 @@ def test_a_two_vp_palace_change_shows_with_its_size_in_its_category(experiment, 
         unchanged = rows[~rows["metric"].isin(["vp_palaces", "vp_total", "win_share"])]
         assert (unchanged["difference"] == 0).all()  # bots that ignore the value play the same
     assert "vp_palaces" in output and "significant change" in output
+    # Win rates first, with the change they could have shown; Palace points move by definition.
+    assert "Win rates: " in output and "would have been detected at 80% power" in output
+    assert "follow by definition from rules.palace_vp" in output
     html = (tmp_path / "palace" / "report" / "index.html").read_text(encoding="utf-8")
     # Captions name the category that moved, and the variance-reduction table is on the page.
     assert re.search(r"basic \(\dp\) vp_palaces \(p ", html)
@@ -118,3 +121,24 @@ def test_sweep_runs_one_batch_per_value_on_shared_seeds(experiment, tmp_path):
         assert f"{n} players, {count} games per value on shared seeds" in html
     assert CliRunner().invoke(main, ["sweep", "rules.palace_vp=4", "--out",
                                      str(tmp_path / "one")]).exit_code != 0
+
+
+def test_compare_plays_stages_until_the_win_rate_differences_are_precise(experiment, tmp_path):
+    out = tmp_path / "precise"
+    result = CliRunner().invoke(main, ["compare", str(experiment), "rules.palace_vp=8",
+                                       "--games", "8", "--until-precision", "70", "--out",
+                                       str(out), "--quiet"])
+    assert result.exit_code == 0, result.output
+    sequences = pd.read_csv(out / "confidence_sequences.csv")
+    assert (sequences["half_width"] <= 0.7).all()
+    stages = [out, *sorted(out.glob("stage-*"))]
+    bases = [pd.read_parquet(s / "base" / "players.parquet") for s in stages]
+    variants = [pd.read_parquet(s / "variant" / "players.parquet") for s in stages]
+    # Each stage is paired on its own seeds, and no two stages share one.
+    for base, variant in zip(bases, variants, strict=True):
+        assert base["seed"].tolist() == variant["seed"].tolist()
+    assert len({seed for b in bases for seed in b["seed"]}) == sum(b["game"].nunique()
+                                                                    for b in bases)
+    table = pd.read_csv(out / "comparison.csv")
+    assert table["games"].max() == sequences["games"].max() == sum(
+        b.groupby("n_players")["game"].nunique().max() for b in bases)

@@ -28,8 +28,8 @@ from zsim.runner.batch import start_run
 from zsim.strategies.base import Strategy
 from zsim.view import PlayerView
 
-SECTIONS = ["1. Overview", "2. Strategies", "3. Seats and turn order", "4. Wall tiles",
-            "5. Unification boards", "6. Other components", "7. Cards", "8. Findings"]
+SECTIONS = ["1. Summary", "2. Findings", "3. Overview", "4. Strategies", "5. Seats and turn order",
+            "6. Wall tiles", "7. Unification boards", "8. Other components", "9. Cards"]
 
 
 class Boom(Strategy):
@@ -345,3 +345,91 @@ def test_a_transposed_table_whose_record_is_named_like_its_key_is_shown():
     page = table_html(table)
     assert re.findall(r"<th[^>]*>(.*?)</th>", page) == ["run", "run", "other"]
     assert re.findall(r"<td[^>]*>(.*?)</td>", page) == ["games", "20", "40"]
+
+
+def test_the_page_opens_on_the_summary_and_the_cli_prints_it(run_dir, failing_run, report,
+                                                             tmp_path):
+    html = (report / "index.html").read_text(encoding="utf-8")
+    sections = re.findall(r'<section id="([\w-]+)">', html)
+    assert sections[:3] == ["summary", "findings", "overview"]
+    summary = html[html.index('<section id="summary">'):html.index('<section id="findings">')]
+    for part in ("Strategies: win rates with 95% intervals", "Largest causal setup effects",
+                 "Dead or near-dead components", "What these games could not resolve"):
+        assert part in summary
+    # The summary's strategy table is the plain win rates, recomputed from players.parquet.
+    table = pd.read_csv(report / "tables" / "summary-strategies.csv")
+    players = pd.concat([pd.read_parquet(d / "players.parquet")
+                         for d in (run_dir, failing_run)])
+    games = pd.concat([pd.read_parquet(d / "games.parquet") for d in (run_dir, failing_run)])
+    finished = players.merge(games[~games["failed"].fillna(False).astype(bool)][
+        ["run_id", "game"]], on=["run_id", "game"])
+    by_hand = finished.groupby(["n_players", "strategy"])["win_share"].mean()
+    got = table.set_index(["n_players", "strategy"])["win_rate"]
+    pd.testing.assert_series_equal(got.sort_index(), by_hand.sort_index(), check_names=False)
+    # Every link of the summary leads somewhere on the page.
+    for anchor in re.findall(r'<a href="#([\w-]+)">see</a>', summary):
+        assert f'id="{anchor}"' in html
+    result = CliRunner().invoke(main, ["report", str(run_dir), "--out", str(tmp_path / "r"),
+                                       "--summary"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("1. Summary") and "Largest causal setup effects:" in \
+        result.output
+
+
+def test_assumed_components_carry_the_mark_and_the_reason_on_the_page(report):
+    html = (report / "index.html").read_text(encoding="utf-8")
+    tiles = pd.read_csv(report / "tables" / "wall-tiles.csv")
+    assert tiles["assumed"].str.contains("the B face copies it").all()  # every Wall tile
+    assert "† assumed: wall_" in html  # in the captions of the Wall figures
+    tests = pd.read_csv(report / "tables" / "tests.csv")
+    walls = tests[tests["comparison"].str.contains("wall_", na=False)]
+    assert walls["assumed"].notna().all()
+
+
+def test_recheck_replays_the_findings_with_one_bot_within_the_budget(run_dir, tmp_path):
+    out = tmp_path / "rechecked"
+    result = CliRunner().invoke(main, ["report", str(run_dir), "--out", str(out), "--recheck",
+                                       "random", "--budget", "0.05"])
+    assert result.exit_code == 0, result.output
+    html = (out / "index.html").read_text(encoding="utf-8")
+    assert "<h2>3. Findings under strong play (random)</h2>" in html
+    replays = out / "tables" / "recheck.csv"
+    if replays.is_file():  # the run's findings included one a constraint can replay
+        table = pd.read_csv(replays)
+        assert set(table["verdict"]) <= {"holds", "flips", "cannot tell"}
+        for _, row in table.iterrows():
+            batch = out / "recheck"
+            assert batch.is_dir()
+            assert row["games_measured"] <= row["games_per_batch"]
+    result = CliRunner().invoke(main, ["report", str(run_dir), "--out", str(tmp_path / "x"),
+                                       "--recheck", "nobody"])
+    assert result.exit_code == 2 and "nobody" in result.output
+
+
+def test_a_replay_with_real_games_judges_a_tile_within_its_budget(tmp_path):
+    from zsim.cli.batches import run_players
+    from zsim.recheck import Candidate, recheck
+
+    base = Experiment(games=4, players=[2], strategies=["basic"], seed=3, jobs=1)
+    wanted = [Candidate("keepers of start_ship_2 win", "starting_tiles", "start_ship_2",
+                        "keeper_win", 1),
+              Candidate("board1 raises scores", "board", "board1", "mean_vp", 1)]
+    ticks = iter(range(1000))
+    results, left = recheck(base, "basic", wanted, 40.0, tmp_path,
+                            lambda e, out: run_players(e, out, True),
+                            clock=lambda: float(next(ticks)))  # a game takes "1 s"
+    assert [r.candidate.component for r in results] == ["start_ship_2", "board1"]
+    assert not left
+    forced = pd.read_parquet(tmp_path / "0-start_ship_2" / "force" / "players.parquet")
+    kept = forced[forced["start_tile"] == "start_ship_2"]
+    excess = kept.groupby("game")["win_share"].mean() - 0.5
+    assert results[0].games == len(excess) and results[0].played == forced["game"].nunique()
+    if len(excess):
+        assert results[0].estimate == pytest.approx(excess.mean())
+    # A budget for one timed game only replays the first finding, on the fewest games.
+    ticks = iter(range(1000))
+    results, left = recheck(base, "basic", wanted, 2.0, tmp_path / "short",
+                            lambda e, out: run_players(e, out, True),
+                            clock=lambda: float(next(ticks)))
+    assert len(results) == 1 and results[0].played == 2 and [c.component for c in left] == [
+        "board1"]

@@ -110,4 +110,4 @@ def games_for_precision(games: int, low: float, high: float, half_width: float) 
     width = (high - low) / 2
     if not (games > 0 and half_width > 0 and math.isfinite(width)):
         return math.nan
-    return float(math.ceil(games * (width / half_width) ** 2))
+    return float(math.ceil(round(games * (width / half_width) ** 2, 9)))  # no float dust

@@ -73,15 +73,25 @@ def half_width(sd: float, n: int, planned: int, alpha: float = ALPHA) -> float:
                           * math.log(math.sqrt(n * r2 + 1) / alpha))
 
 
-def sequence(values: np.ndarray, planned: int, alpha: float = ALPHA) -> tuple[float, float,
-                                                                             float]:
-    """Mean and confidence-sequence interval of ``values`` (one per game)."""
+def spread(values: np.ndarray, span: float) -> float:
+    """The standard deviation the sequence is scaled by: the values' own, with the variance of
+    a value spread evenly over ``span`` (the outcome's range: 1 for a win share, 2 for a
+    difference of two) counted as one more observation. Without it, a strategy that has not
+    won yet (every value 0) would look known to ±0 after a few games."""
+    squares = float(((values - values.mean()) ** 2).sum())
+    return math.sqrt((span * span / 4 + squares) / (values.size + 1))
+
+
+def sequence(values: np.ndarray, planned: int, span: float = 1.0,
+             alpha: float = ALPHA) -> tuple[float, float, float]:
+    """Mean and confidence-sequence interval of ``values`` (one per game, within a range of
+    ``span``)."""
     values = np.asarray(values, dtype=float)
     values = values[~np.isnan(values)]
     if values.size < 2:
         return (float(values.mean()) if values.size else math.nan), -math.inf, math.inf
     mean = float(values.mean())
-    width = half_width(float(values.std(ddof=1)), values.size, planned, alpha)
+    width = half_width(spread(values, span), values.size, planned, alpha)
     return mean, mean - width, mean + width
 
 
@@ -107,7 +117,7 @@ def difference_sequences(base: pd.DataFrame, variant: pd.DataFrame,
     rows = []
     for (n_players, strategy), group in joined.groupby(level=KEYS):
         diff = (group["win_share_variant"] - group["win_share_base"]).to_numpy()
-        mean, low, high = sequence(diff, planned)
+        mean, low, high = sequence(diff, planned, span=2.0)
         rows.append({"n_players": n_players, "strategy": strategy, "games": len(diff),
                      "estimate": mean, "low": low, "high": high})
     return pd.DataFrame(rows, columns=["n_players", "strategy", "games", "estimate", "low",

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:
+    from zsim.reports.model import Section
 
 
 @click.command("report")
@@ -16,7 +20,14 @@ import click
                    "for several).")
 @click.option("--summary", "show_summary", is_flag=True,
               help="Also print the report's one-page summary in the terminal.")
-def command(run_dirs: tuple[Path, ...], out: Path | None, show_summary: bool) -> None:
+@click.option("--recheck", "bot", metavar="BOT", default=None,
+              help="Replay the top findings with BOT in every seat (e.g. mcts, or "
+                   "'mcts(iterations=50)'), each component forced in and kept out on the same "
+                   "seeds, and mark each holds, flips or cannot tell.")
+@click.option("--budget", type=click.FloatRange(min=0, min_open=True), default=10.0,
+              show_default=True, metavar="MINUTES", help="Time --recheck may take.")
+def command(run_dirs: tuple[Path, ...], out: Path | None, show_summary: bool,
+            bot: str | None, budget: float) -> None:
     """Write a report of RUN_DIR(s) (pooled) as index.html, figures/ and tables/.
 
     The page is self-contained (it works offline and can be mailed). Every figure is also
@@ -31,14 +42,53 @@ def command(run_dirs: tuple[Path, ...], out: Path | None, show_summary: bool) ->
     from zsim.reports.loader import RunDirError
 
     started = time.perf_counter()
+    replay = _replay(run_dirs[0], out, bot, budget) if bot else None
     try:
-        built = build_report(list(run_dirs), out)
+        built = build_report(list(run_dirs), out, replay)
     except (RunDirError, ReportOutputError) as error:
         raise click.ClickException(str(error)) from error
-    if show_summary:
+    if show_summary and built.summary is not None:
         from zsim.reports.summary import text
 
         click.echo(text(built.summary))
     click.echo(f"{built.index}: {built.figures} figures, {built.tables} tables, "
                f"{built.significant} significant finding(s) "
                f"in {time.perf_counter() - started:.1f}s")
+
+
+def _replay(run_dir: Path, out: Path, bot: str, budget: float):
+    """The ``--recheck`` step: checks BOT and the run's experiment now (one clear line each),
+    and returns what replays the findings once they are listed."""
+    import json
+    import shutil
+
+    from zsim.cli.batches import run_players
+    from zsim.runner.experiment import ExperimentError, parse_experiment
+    from zsim.strategies.registry import UnknownStrategy, resolve
+
+    try:
+        resolve(bot)
+    except UnknownStrategy as error:
+        raise click.BadParameter(str(error), param_hint="--recheck") from None
+    path = run_dir / "run.json"
+    try:
+        base = parse_experiment(json.loads(path.read_text(encoding="utf-8"))["experiment"],
+                                str(path))
+    except (OSError, ValueError, KeyError, ExperimentError) as error:
+        raise click.ClickException(f"{path}: cannot read the run's experiment to replay it "
+                                   f"({error})") from None
+
+    def replay(listing: Section) -> Section:
+        from zsim.recheck import recheck
+        from zsim.reports.recheck import candidates, section
+
+        where = out / "recheck"
+        shutil.rmtree(where, ignore_errors=True)
+        results, left = recheck(base, bot, candidates(listing), budget * 60, where,
+                                lambda experiment, to: run_players(experiment, to, True))
+        for r in results:
+            click.echo(f"{r.verdict}: {r.candidate.claim} ({r.games} of {r.played} games "
+                       "measured)", err=True)
+        return section(bot, budget, results, left)
+
+    return replay
