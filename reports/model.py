@@ -143,11 +143,10 @@ class Finding:
 @dataclass
 class FindingList:
     """The findings, grouped (``GROUPS``), most important first; ``empty`` is shown when there
-    are none; ``limit`` findings at most are shown (the rest are in the tests table)."""
+    are none."""
 
     items: list[Finding]
     empty: str
-    limit: int | None = None
 
 
 @dataclass

@@ -68,15 +68,15 @@ def _sentence(finding: Finding) -> Point:
     return Point(text + ".", lead.figure)
 
 
-def _findings(listed: list[Finding]) -> list[Points]:
+def first_screen(listed: list[Finding]) -> list[tuple[str, list[Finding]]]:
+    """The findings the summary names, by part: the strongest of each group, causal first,
+    ``FIRST_SCREEN`` at most."""
     parts = []
     for groups, share in SHARES:
         wanted = (groups,) if isinstance(groups, str) else groups
-        chosen = [f for f in listed if f.group in wanted][:share]
         title = {CAUSAL: "Largest causal setup effects", ASSOCIATION: "Strongest associations",
                  }.get(wanted[0], "Strategy, seats, colours and turn order")
-        parts.append(Points(title, [_sentence(f) for f in chosen],
-                            "None significant after correction."))
+        parts.append((title, [f for f in listed if f.group in wanted][:share]))
     return parts
 
 
@@ -120,22 +120,31 @@ def zero_categories(data: RunData) -> list[Point]:
             for c in columns if not data.players[c].fillna(0).any()]
 
 
-def _assumed(data: RunData, sections: list[Section], listed: list[Finding]) -> Points:
+def _assumed(data: RunData, sections: list[Section], listed: list[Finding],
+             shown: list[Finding]) -> Points:
+    """The assumed components of the findings named on the summary, with their reasons and
+    other readings; the others' are counted."""
     named: dict[str, str] = {}
-    for finding in listed:
+    for finding in shown:
         for comparison in (finding.lead, *finding.also):
             named.update(comparison.assumed)
+    rest = {k for f in listed for c in (f.lead, *f.also) for k in c.assumed} - set(named)
     items = []
     for component, why in named.items():
         files = data.readings.get(component, [])
         check = "".join(f" Check the other reading: `zsim compare default {_shown(path)} "
-                        f"--out check-{path.stem}`." for path in files)
+                        f"--out check-{path.stem}` (each strategy's win rate, paired), and "
+                        f"`zsim report check-{path.stem}/variant` (this finding under it)."
+                        for path in files)
         items.append(Point(f"{component}{MARK}: {why.rstrip('.')}.{check}"))
-    shown = sum(1 for s in sections for f in s.figures if MARK in f.caption)
     empty = ("No finding rests on an assumed component."
              if not data.box_problem else f"Assumed components not marked: {data.box_problem}.")
-    if named and shown:
-        items.append(Point(f"{shown} figure(s) name assumed components; each is marked "
+    figures = sum(1 for s in sections for f in s.figures if MARK in f.caption)
+    if rest:
+        items.append(Point(f"{len(rest)} more assumed component(s) in the other findings: "
+                           f"{', '.join(sorted(rest))}.", "findings"))
+    if figures:
+        items.append(Point(f"{figures} figure(s) name assumed components; each is marked "
                            f"{MARK} with its reason."))
     return Points("Findings that rest on assumed components", items, empty)
 
@@ -195,11 +204,14 @@ def section(data: RunData, sections: list[Section], listing: Section) -> Section
         "summary-strategies", "Strategies: win rates with 95% intervals", table,
         formats={"win_rate": "{:.1%}", "win_low": "{:.1%}", "win_high": "{:.1%}",
                  "fair_share": "{:.1%}", "mean_vp": "{:.1f}"}))
-    result.blocks += _findings(listed)
+    parts = first_screen(listed)
+    result.blocks += [Points(title, [_sentence(f) for f in chosen],
+                             "None significant after correction.") for title, chosen in parts]
     result.blocks.append(Points("Dead or near-dead components",
                                 rare_walls(data) + rare_rewards(data) + zero_categories(data),
                                 "Every component is used in a fair share of games."))
-    result.blocks.append(_assumed(data, sections, listed))
+    result.blocks.append(_assumed(data, sections, listed,
+                                  [f for _, chosen in parts for f in chosen]))
     result.blocks.append(_unresolved(data, sections))
     return result
 

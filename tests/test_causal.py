@@ -3,6 +3,8 @@ and kept out."""
 
 from __future__ import annotations
 
+import re
+
 import matplotlib
 import pandas as pd
 import pytest
@@ -95,7 +97,7 @@ def test_the_page_names_one_family_whose_size_and_holm_p_values_agree(experiment
     assert table.loc[tested, "adjusted"].to_numpy() == pytest.approx(by_hand)
     page = (out / "report" / "index.html").read_text()
     assert f"“what each Wall tile does”, {int(tested.sum())} tests" in page
-    assert "0 tests" not in page and "“”" not in page
+    assert not re.search(r"\D0 tests", page) and "“”" not in page
     # Every panel on one x scale, one x label for the figure, and no tick labels that collide.
     with matplotlib.rc_context(STYLE):
         section = causal_section(table, "wall_tiles", load_experiment(experiment), {})

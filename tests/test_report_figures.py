@@ -5,6 +5,7 @@ with their labels."""
 from __future__ import annotations
 
 import math
+import re
 import shutil
 import warnings
 from pathlib import Path
@@ -275,3 +276,20 @@ def test_a_category_nobody_scored_in_is_left_out_of_the_legend(lopsided, lopside
         section = strategies.section(load_runs([scored]))
     legend = figures_of([section])["vp-categories"].figure.axes[0].get_legend()
     assert "rewards" in [t.get_text() for t in legend.get_texts()]
+
+
+def test_master_alchemists_are_named_by_what_they_do_and_governor_panels_share_one_label(
+        mixed_sections):
+    figures = figures_of(mixed_sections)
+    masters = figures["master-alchemists"]
+    labels = [t.get_text() for ax in masters.figure.axes for t in ax.get_yticklabels()
+              if t.get_text()]
+    assert labels and all(re.fullmatch(r"master_\d \(.+\)†?", label) for label in labels)
+    governors = figures["governor-tiles"]
+    assert governors.figure.get_supxlabel()
+    assert not any(ax.get_xlabel() for ax in governors.figure.axes)
+    assert tick_label_clashes(governors) == []
+    # Assumed Governor tiles carry the mark on their label and the reason in the caption.
+    assert any("†" in t.get_text() for ax in governors.figure.axes
+               for t in ax.get_yticklabels())
+    assert "split as 3, 3, 2, 2 copies" in governors.caption
