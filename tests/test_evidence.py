@@ -14,6 +14,8 @@ from statsmodels.stats.proportion import proportion_confint
 
 from zsim.compare import by_definition, verdict
 from zsim.components import default_box_dir, load_box
+from zsim.game import Game
+from zsim.options import GameOptions
 from zsim.paths import configs_dir
 from zsim.power import detectable_shift, games_for_precision
 from zsim.recheck import CANNOT_TELL, FLIPS, HOLDS, judge, keeper_excess, mean_interval
@@ -22,6 +24,7 @@ from zsim.reports.common import forest, new_figure
 from zsim.reports.findings import findings
 from zsim.reports.model import ASSOCIATION, CAUSAL, STRATEGY, Comparison, Figure, Section, Table
 from zsim.reports.summary import rare_rewards, strategy_table
+from zsim.rules import queries
 from zsim.sequential import half_width, sequence, stage_seed, until_precision
 from zsim.variants import other_readings, parse
 
@@ -215,3 +218,28 @@ def test_the_other_reading_of_the_starting_tile_is_a_variant_file_that_loads():
                  box.abilities["start_recruit_official"].options]
     assert officials == [["general", "alchemist"], ["general", "architect"],
                          ["general", "general"]]
+
+
+def test_the_alchemist_starting_tile_gives_a_general_and_an_alchemist_in_chu_as_read(box):
+    # Ruling 17: "recruit 1 General in Chu, then 1 Alchemist/Architect/General in Chu" is three
+    # tiles; the Alchemist one puts exactly one General and one Alchemist in Chu, and from then
+    # on an Elixir symbol may place an Alchemist card there (and only there).
+    options = GameOptions().with_variants(["setup.force.starting_tiles=start_recruit_alchemist"])
+    game = Game(box, [None, None], 4, options)
+    wanted = next(i for i, t in enumerate(box.starting_tiles)
+                  if t.id == "start_recruit_alchemist")
+    keeper = None
+    decision = game.pending()
+    while decision.kind == "start_tile":
+        choice = wanted if wanted in decision.options else decision.options[0]
+        keeper = decision.seat if choice == wanted else keeper
+        decision = game.answer(choice)
+    assert keeper is not None
+    for player in game.state.players:
+        alchemists = sum(region[0] for region in player.officials)
+        regions = queries.elixir_card_regions(game.rules, player)
+        if player.seat == keeper:
+            assert list(player.officials[0]) == [1, 0, 1]  # Chu: Alchemist, Architect, General
+            assert sum(map(sum, player.officials)) == 2 and regions == (0,)
+        else:  # no other tile recruits an Alchemist: no Elixir symbol can place a card yet
+            assert alchemists == 0 and regions == ()
