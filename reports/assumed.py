@@ -21,6 +21,7 @@ from zsim.reports.model import Figure, Note, Section, Table
 from zsim.variants import other_readings
 
 MARK = "†"
+MASTER_PREFIX = "Master Alchemist "  # how the games table names a Master Alchemist card
 #: The kinds of component a report names by id, as (box attribute, what one is called).
 NAMED = (("starting_tiles", "Starting tile"), ("wall_tiles", "Wall tile"),
          ("palace_tiles", "Palace tile"), ("governor_tiles", "Governor tile"),
@@ -49,10 +50,14 @@ def assumed_components(box: Box) -> dict[str, str]:
 
 
 def component_names(box: Box) -> dict[str, str]:
-    """Display names for components whose id says little (``master_3``): the id and what the
-    card does, from its ability's id."""
-    return {card.id: f"{card.id} ({card.ability.removeprefix('master_').replace('_', ' ')})"
-            for card in box.master_alchemists}
+    """Display names for components whose id says little (``master_3``, recorded in the games
+    table as ``Master Alchemist master_3``): the id and what the card does, from its
+    ability's id."""
+    names = {}
+    for card in box.master_alchemists:
+        shown = f"{card.id} ({card.ability.removeprefix('master_').replace('_', ' ')})"
+        names[card.id] = names[f"{MASTER_PREFIX}{card.id}"] = shown
+    return names
 
 
 def variant_files(directory: Path, assumed: Mapping[str, str]) -> dict[str, list[Path]]:

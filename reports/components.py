@@ -19,6 +19,7 @@ import math
 import pandas as pd
 from matplotlib.figure import Figure as MplFigure
 
+from zsim.reports.assumed import MASTER_PREFIX
 from zsim.reports.common import (
     MIN_GAMES,
     association,
@@ -204,7 +205,8 @@ def _family(data: RunData, slug: str, title: str, counts: pd.DataFrame) -> list:
             per_game, outcome="mean_vp", exposure=per_game[element], strata="lineup",
             clusters=None, label=f"{element}: mean VP", subject=f"With {element} in play",
             measure="mean VP per player", unit="VP per copy", method_note="same lineup",
-            group=CAUSAL, component=(KIND_OF_FAMILY.get(slug, ""), element)))
+            group=CAUSAL,
+            component=(KIND_OF_FAMILY.get(slug, ""), element.removeprefix(MASTER_PREFIX))))
         for _, comparison in found:
             if comparison and topic:
                 comparison.topic = topic

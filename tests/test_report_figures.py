@@ -282,12 +282,13 @@ def test_master_alchemists_are_named_by_what_they_do_and_governor_panels_share_o
         mixed_sections):
     figures = figures_of(mixed_sections)
     masters = figures["master-alchemists"]
-    labels = [t.get_text() for ax in masters.figure.axes for t in ax.get_yticklabels()
-              if t.get_text()]
-    assert labels and all(re.fullmatch(r"master_\d \(.+\)†?", label) for label in labels)
+    labels = [t.get_text() for ax in masters.figure.axes if ax.get_visible()
+              for t in ax.get_yticklabels() if t.get_text()]
+    odd = [label for label in labels if not re.fullmatch(r"master_\d†? \(.+\)", label)]
+    assert labels and not odd, odd
     governors = figures["governor-tiles"]
     assert governors.figure.get_supxlabel()
-    assert not any(ax.get_xlabel() for ax in governors.figure.axes)
+    assert not any(ax.get_xlabel() for ax in governors.figure.axes if ax.get_visible())
     assert tick_label_clashes(governors) == []
     # Assumed Governor tiles carry the mark on their label and the reason in the caption.
     assert any("†" in t.get_text() for ax in governors.figure.axes
