@@ -19,11 +19,11 @@ from matplotlib.ticker import MaxNLocator
 from zsim.causal import ALL_PLAYERS, family_name
 from zsim.compare import variance_reduction
 from zsim.options import KINDS
-from zsim.power import detectable_shift
 from zsim.reports.build import BuiltReport, write_sections
 from zsim.reports.common import STYLE, forest, forest_height, new_figure
 from zsim.reports.model import CAUSAL, Comparison, Figure, Note, Section, Table
 from zsim.runner.experiment import Experiment
+from zsim.stats import detectable_shift
 
 COLUMNS = 3
 

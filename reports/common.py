@@ -18,10 +18,9 @@ from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure as MplFigure
 from matplotlib.ticker import MaxNLocator
 
-from zsim.power import detectable_shift
 from zsim.reports.findings import relative_phrase
 from zsim.reports.model import Comparison, Note
-from zsim.stats import adjusted_difference, bootstrap_interval, wilson_interval
+from zsim.stats import adjusted_difference, bootstrap_interval, detectable_shift, wilson_interval
 
 #: Fewest games (or rows, for a group compared with the rest) a figure or test is based on.
 #: Below this an interval is too wide to show anything and a plot would mislead.

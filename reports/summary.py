@@ -17,7 +17,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from zsim.power import games_for_precision
 from zsim.reports.assumed import MARK, reasons
 from zsim.reports.common import percent, win_rates
 from zsim.reports.loader import RunData
@@ -33,6 +32,7 @@ from zsim.reports.model import (
     Section,
     Table,
 )
+from zsim.stats import games_for_precision
 
 FIRST_SCREEN = 15  # findings named on the summary
 #: How many findings of each kind the summary names, causal ones first.

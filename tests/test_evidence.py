@@ -17,7 +17,6 @@ from zsim.components import default_box_dir, load_box
 from zsim.game import Game
 from zsim.options import GameOptions
 from zsim.paths import configs_dir
-from zsim.power import detectable_shift, games_for_precision
 from zsim.recheck import CANNOT_TELL, FLIPS, HOLDS, judge, keeper_excess, mean_interval
 from zsim.reports.assumed import MARK, Marker, assumed_components, component_names, mark
 from zsim.reports.common import forest, new_figure
@@ -26,6 +25,7 @@ from zsim.reports.model import ASSOCIATION, CAUSAL, STRATEGY, Comparison, Figure
 from zsim.reports.summary import rare_rewards, strategy_table
 from zsim.rules import queries
 from zsim.sequential import half_width, sequence, stage_seed, until_precision
+from zsim.stats import detectable_shift, games_for_precision
 from zsim.variants import other_readings, parse
 
 

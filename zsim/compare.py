@@ -14,7 +14,13 @@ from collections.abc import Sequence
 import pandas as pd
 
 from zsim.rules.scoring import CATEGORIES
-from zsim.stats import bootstrap_interval, difference_interval, holm, paired_test
+from zsim.stats import (
+    bootstrap_interval,
+    detectable_shift,
+    difference_interval,
+    holm,
+    paired_test,
+)
 
 METRICS = ("win_share", "vp_total", *CATEGORIES)
 KEYS = ["n_players", "strategy"]
@@ -100,7 +106,6 @@ def verdict(table: pd.DataFrame, largest: int = 3, changed: Sequence[str] = ()) 
     """What moved: win rates first (or that none moved, with the smallest win-rate change
     these games detect at 80% power), then scores, with the changes that ``changed`` (the
     variant keys) makes by definition named as such."""
-    from zsim.power import detectable_shift
 
     if table.empty:
         return "No games in common between the two runs."

@@ -112,8 +112,8 @@ def difference_sequences(base: pd.DataFrame, variant: pd.DataFrame,
                          planned: int) -> pd.DataFrame:
     """Per player count and strategy: the paired win-rate difference (variant minus base,
     game by game) with its confidence sequence."""
-    joined = per_game(base, ["win_share"]).join(per_game(variant, ["win_share"]), how="inner",
-                                                 lsuffix="_base", rsuffix="_variant")
+    joined = per_game(base, ["win_share"]).add_suffix("_base").join(
+        per_game(variant, ["win_share"]).add_suffix("_variant"), how="inner")
     rows = []
     for (n_players, strategy), group in joined.groupby(level=KEYS):
         diff = (group["win_share_variant"] - group["win_share_base"]).to_numpy()

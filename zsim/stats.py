@@ -374,3 +374,25 @@ def reach_power(power_at: Callable[[float], float], target: float, low: float,
             return math.nan
         lower, upper = upper, 2 * upper
     return float(scipy.optimize.brentq(lambda x: power_at(x) - target, lower, upper, xtol=1e-9))
+
+
+def detectable_shift(low: float, high: float, alpha: float = 0.05, power: float = 0.8,
+                     confidence: float = 0.95) -> float:
+    """The smallest true shift a test detects with ``power`` at level ``alpha``, from the
+    ``confidence`` interval it gave (normal approximation): the interval's standard error
+    times ``z(1 - alpha/2) + z(power)``. It is what a "no significant change" could still
+    hide: a shift this size or larger would have been found four times in five."""
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return math.nan
+    normal = NormalDist()
+    se = (high - low) / (2 * normal.inv_cdf(0.5 + confidence / 2))
+    return se * (normal.inv_cdf(1 - alpha / 2) + normal.inv_cdf(power))
+
+
+def games_for_precision(games: int, low: float, high: float, half_width: float) -> float:
+    """Games an interval of ``low, high`` on ``games`` games needs to narrow to
+    ``± half_width``: its width falls with the square root of the games."""
+    width = (high - low) / 2
+    if not (games > 0 and half_width > 0 and math.isfinite(width)):
+        return math.nan
+    return float(math.ceil(round(games * (width / half_width) ** 2, 9)))  # no float dust
