@@ -171,6 +171,8 @@ def sweep_section(table: pd.DataFrame, differences: pd.DataFrame, key: str) -> S
                                 {c: "{:.3f}" for c in table.columns if c.startswith(("vp_",
                                                                                      "win"))}))
     for i, (value, rows) in enumerate(differences.groupby("value", sort=False), start=1):
+        section.blocks.append(Note(f"{key}={value} against {key}={values[0]}: "
+                                   f"{verdict(rows, changed=[key])}"))
         section.blocks += _difference_figures(rows.drop(columns="value"), f"sweep-value-{i}",
                                               f"{key}={value}: ")
     if not differences.empty:

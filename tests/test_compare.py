@@ -114,6 +114,8 @@ def test_sweep_runs_one_batch_per_value_on_shared_seeds(experiment, tmp_path):
     html = (out / "report" / "index.html").read_text(encoding="utf-8")
     assert 'id="table-sweep-variance-reduction"' in html
     assert "rules.palace_vp=8: VP change by category" in html
+    assert "rules.palace_vp=8 against rules.palace_vp=4: Win rates:" in html
+    assert "follow by definition from rules.palace_vp" in html
     assert not pd.read_csv(out / "variance_reduction.csv").empty
     # The caption counts the games played at each player count, from the games table.
     games = pd.read_parquet(out / "value-0" / "games.parquet")
