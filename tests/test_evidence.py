@@ -9,8 +9,6 @@ import numpy as np
 import pandas as pd
 import pytest
 import scipy.stats
-from statsmodels.stats.power import NormalIndPower
-from statsmodels.stats.proportion import proportion_confint
 
 from zsim.compare import by_definition, verdict
 from zsim.components import default_box_dir, load_box
@@ -30,6 +28,8 @@ from zsim.variants import other_readings, parse
 
 
 def test_the_detectable_shift_is_statsmodels_power_solved_for_the_effect():
+    from statsmodels.stats.power import NormalIndPower
+
     rng = np.random.default_rng(3)
     values = rng.normal(0.02, 0.4, 400)
     sd, n = values.std(ddof=1), values.size
@@ -49,6 +49,8 @@ def test_games_for_a_precision_grow_with_the_square_of_the_narrowing():
 
 
 def test_the_confidence_sequence_covers_at_every_look_where_fixed_intervals_do_not():
+    from statsmodels.stats.proportion import proportion_confint
+
     # 300 simulated runs of win/lose games, looked at after every 10 games up to 600: a 95%
     # interval that holds at every look misses the true rate in at most 5% of the runs,
     # while an ordinary interval checked at every look misses far more often.
@@ -161,6 +163,8 @@ def test_a_sweep_verdict_puts_win_rates_first_with_what_they_could_have_shown():
 
 
 def test_the_strategy_table_is_wilson_intervals_of_plain_win_shares():
+    from statsmodels.stats.proportion import proportion_confint
+
     players = pd.DataFrame({"n_players": 2, "strategy": ["a", "b"] * 5, "game_key": np.repeat(
         range(5), 2), "win_share": [1, 0, 1, 0, 0, 1, 0.5, 0.5, 1, 0], "vp_total": 10})
     data = type("Data", (), {"players": players})()

@@ -67,10 +67,13 @@ def test_the_core_does_not_need_an_extra_to_play_and_run(tmp_path):
 
 
 def test_a_command_that_needs_a_missing_extra_says_which_in_one_line(monkeypatch, tmp_path):
-    # as if statsmodels were not installed, even where another test imported it already
+    # As if it were not installed: statsmodels and the modules an earlier test of this process
+    # imported from it (a report builds ratings) are hidden, so the command imports afresh.
     for name in [m for m in sys.modules if m.split(".")[0] == "statsmodels"]:
-        monkeypatch.delitem(sys.modules, name)
+        monkeypatch.setitem(sys.modules, name, None)
     monkeypatch.setitem(sys.modules, "statsmodels", None)
+    for name in ("zsim.ratings", "zsim.cli.rate"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
     run = CliRunner().invoke(main, ["run", "--games", "4", "-n", "2", "-s", "random", "-s",
                                     "greedy", "--jobs", "1", "--quiet", "--out",
                                     str(tmp_path / "run")])

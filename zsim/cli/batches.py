@@ -36,8 +36,8 @@ PRECISION = click.option(
 
 
 def run_options(function: F) -> F:
-    """Add --games, --jobs, --seed, --quiet and --until-precision to a command."""
-    for option in reversed((*_OPTIONS, PRECISION)):
+    """Add --games, --jobs, --seed and --quiet to a command."""
+    for option in reversed(_OPTIONS):
         function = option(function)
     return function
 

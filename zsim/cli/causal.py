@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 import pandas as pd
 
-from zsim.cli.batches import run_options, run_players, staged
+from zsim.cli.batches import PRECISION, run_options, run_players, staged
 from zsim.options import KINDS, OptionError
 from zsim.runner.experiment import Experiment, ExperimentError
 from zsim.sequential import difference_sequences, pooled, stage_dir, stage_seed
@@ -55,6 +55,7 @@ def _components(experiment: Experiment, kind: str, only: tuple[str, ...]) -> tup
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Directory for the batches, effects.csv and the report.")
 @run_options
+@PRECISION
 def command(kind: str, experiment_path: str | None, only: tuple[str, ...], out: Path,
             games: int | None, jobs: int | None, seed: int | None, quiet: bool,
             precision: float | None) -> None:

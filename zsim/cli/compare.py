@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import click
 import pandas as pd
 
-from zsim.cli.batches import run_options, run_players, staged
+from zsim.cli.batches import PRECISION, run_options, run_players, staged
 from zsim.compare import paired_differences, variance_reduction, verdict
 from zsim.runner.experiment import ExperimentError
 from zsim.sequential import difference_sequences, pooled, stage_dir, stage_seed
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Directory for both runs, the comparison table and its report.")
 @run_options
+@PRECISION
 def command(base: str, variant: tuple[str, ...], out: Path, games: int | None,
             jobs: int | None, seed: int | None, quiet: bool, precision: float | None) -> None:
     """Play BASE and VARIANT on the same game seeds and report paired differences.

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 import pandas as pd
 
-from zsim.cli.batches import run_options, run_players, staged
+from zsim.cli.batches import PRECISION, run_options, run_players, staged
 from zsim.compare import paired_differences, variance_reduction, verdict
 from zsim.runner.experiment import ExperimentError
 from zsim.sequential import difference_sequences, pooled, stage_dir, stage_seed
@@ -21,6 +21,7 @@ from zsim.whatif import base_experiment, sweep_experiments, sweep_summary, sweep
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Directory for one run per value, the table and the report.")
 @run_options
+@PRECISION
 def command(sweep: str, experiment_path: str | None, out: Path, games: int | None,
             jobs: int | None, seed: int | None, quiet: bool, precision: float | None) -> None:
     """Run the experiment once per value of KEY (a variant key) on the same game seeds.
