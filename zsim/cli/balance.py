@@ -40,7 +40,7 @@ def _target(text: str | None) -> tuple[str, float] | None:
 @run_options
 def command(ranges: tuple[str, ...], experiment_path: str | None, out: Path, points: int,
             rounds: int, target: str | None, games: int | None, jobs: int | None,
-            seed: int | None, quiet: bool) -> None:
+            seed: int | None, quiet: bool, box: str | None) -> None:
     """Search KEY=LOW..HIGH (one or two keys) for the value that best evens the win shares.
 
     Every value plays the same game seeds; the curve shows each value's spread (or distance
@@ -62,7 +62,7 @@ def command(ranges: tuple[str, ...], experiment_path: str | None, out: Path, poi
         if len({axis.key for axis in axes}) < len(axes):
             raise BalanceError("the two ranges have the same key")
         base = base_experiment(experiment_path).with_overrides(
-            "command line", games=games, jobs=jobs, seed=seed)
+            "command line", games=games, jobs=jobs, seed=seed, box=box)
         if aim is not None and aim[0] not in base.strategies:
             raise BalanceError(f"--target: strategy {aim[0]!r} is not in the field "
                                f"({', '.join(base.strategies)})")

@@ -24,6 +24,10 @@ _OPTIONS = (
     click.option("--jobs", type=int, default=None, help="Processes playing (-1 = all cores)."),
     click.option("--seed", type=click.IntRange(min=0), default=None, help="Master seed."),
     click.option("--quiet", is_flag=True, help="No progress bars."),
+    click.option("--box", type=click.Path(file_okay=False, exists=True, resolve_path=True),
+                 default=None,
+                 metavar="DIR", help="A component box of your own (default: the experiment's "
+                 "box:, or the built-in one; `zsim components export DIR` writes it out)."),
 )
 
 
@@ -36,7 +40,7 @@ PRECISION = click.option(
 
 
 def run_options(function: F) -> F:
-    """Add --games, --jobs, --seed and --quiet to a command."""
+    """Add --games, --jobs, --seed, --quiet and --box to a command."""
     for option in reversed(_OPTIONS):
         function = option(function)
     return function

@@ -58,7 +58,7 @@ def _components(experiment: Experiment, kind: str, only: tuple[str, ...]) -> tup
 @PRECISION
 def command(kind: str, experiment_path: str | None, only: tuple[str, ...], out: Path,
             games: int | None, jobs: int | None, seed: int | None, quiet: bool,
-            precision: float | None) -> None:
+            box: str | None, precision: float | None) -> None:
     """Play, for each component of KIND, the experiment with it forced into play and with it
     excluded, on the same game seeds, and report the paired effect of having it in play on
     each strategy's win rate and on mean VP.
@@ -67,7 +67,7 @@ def command(kind: str, experiment_path: str | None, only: tuple[str, ...], out: 
 
     try:
         base = base_experiment(experiment_path)
-        base = base.with_overrides("command line", games=games, jobs=jobs, seed=seed)
+        base = base.with_overrides("command line", games=games, jobs=jobs, seed=seed, box=box)
         components, skipped = _components(base, kind, only)
         if not components:
             raise click.ClickException(f"no {KINDS[kind]} can be both forced and excluded in "

@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 @run_options
 @PRECISION
 def command(base: str, variant: tuple[str, ...], out: Path, games: int | None,
-            jobs: int | None, seed: int | None, quiet: bool, precision: float | None) -> None:
+            jobs: int | None, seed: int | None, quiet: bool, box: str | None,
+            precision: float | None) -> None:
     """Play BASE and VARIANT on the same game seeds and report paired differences.
 
     BASE is an experiment file (or 'default'); each VARIANT is an experiment file, a variant
@@ -35,7 +36,7 @@ def command(base: str, variant: tuple[str, ...], out: Path, games: int | None,
     """
     try:
         before_experiment = base_experiment(base).with_overrides(
-            "command line", games=games, jobs=jobs, seed=seed)
+            "command line", games=games, jobs=jobs, seed=seed, box=box)
         after_experiment = variant_experiment(before_experiment, variant, jobs=jobs)
 
         def play(stage: int) -> tuple[pd.DataFrame, pd.DataFrame]:

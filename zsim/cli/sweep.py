@@ -23,7 +23,8 @@ from zsim.whatif import base_experiment, sweep_experiments, sweep_summary, sweep
 @run_options
 @PRECISION
 def command(sweep: str, experiment_path: str | None, out: Path, games: int | None,
-            jobs: int | None, seed: int | None, quiet: bool, precision: float | None) -> None:
+            jobs: int | None, seed: int | None, quiet: bool, box: str | None,
+            precision: float | None) -> None:
     """Run the experiment once per value of KEY (a variant key) on the same game seeds.
 
     Every value after the first is compared with the first game by game, as `zsim compare`
@@ -37,7 +38,7 @@ def command(sweep: str, experiment_path: str | None, out: Path, games: int | Non
         raise click.BadParameter(str(error), param_hint="SWEEP") from error
     try:
         base = base_experiment(experiment_path).with_overrides(
-            "command line", games=games, jobs=jobs, seed=seed)
+            "command line", games=games, jobs=jobs, seed=seed, box=box)
         planned = sweep_experiments(base, key, values)
 
         def play(stage: int) -> list[pd.DataFrame]:
