@@ -187,6 +187,14 @@ class HeuristicStrategy(Strategy):
             view.memo.update(memo)
         return [shown.get(option) for option in decision.options]
 
+    def keep_values(self, view: PlayerView) -> dict[Any, float]:
+        """The dict into which this bot notes, from now on, the value it gives each option it
+        weighs in ``view``'s game (by option; a reader empties it as it pleases). Noting costs a
+        store per option and changes no choice: it is what ``option_values`` reads, without
+        weighing the decision a second time (``zsim.experience.record`` measures how clear the
+        bots' choices were with it)."""
+        return view.memo.setdefault(VALUES, {})
+
     def estimator(self, view: PlayerView) -> Estimator:
         """This decision's estimator (see ``choose``)."""
         est = view.memo.get(CURRENT)

@@ -97,8 +97,10 @@ class Listener(Protocol):
 
     Besides the result events (``zsim.records.RESULT_EVENTS``) the engine emits ``say``
     (``line``: a narration line; only when the game is narrated), ``decision`` (``decision``
-    and the ``answer`` given, before the rules act on it), ``turn`` (``seat``, whose turn
-    begins) and ``phase`` (``phase``: ``rewards`` when the round's Unification rewards begin).
+    and the ``answer`` given, before the rules act on it), ``forced`` (``seat``, ``kind`` and
+    the lone ``option`` of a question that had only one, so was never asked), ``turn``
+    (``seat``, whose turn begins) and ``phase`` (``phase``: ``rewards`` when the round's
+    Unification rewards begin).
     A listener only reads: it must not change the game.
     """
 
@@ -247,8 +249,11 @@ class Game:
     # --- talking to the seats --------------------------------------------------------------
 
     def ask(self, seat: int, kind: str, options: list, context: dict | None = None) -> Any:
-        """Return the seat's choice among ``options``; a lone option needs no question."""
+        """Return the seat's choice among ``options``; a lone option needs no question (it is
+        only told, as ``forced``, to a listener that counts them)."""
         if len(options) == 1:
+            if "forced" in self._hooks:
+                self.emit("forced", {"seat": seat, "kind": kind, "option": options[0]})
             return options[0]
         if not options:
             raise RuntimeError(f"engine offered no option for a {kind!r} decision")

@@ -86,15 +86,30 @@ def lisi_elixir_vp(g: Table, p: PlayerState) -> int:
 
 
 def final_scores(g: Table) -> list[dict[str, int]]:
-    """Every player's VP by category; in-game categories come from the running tallies."""
+    """Every player's VP by category; in-game categories come from the running tallies. Each
+    player's Walls are told (``walls`` events) as they are scored."""
+    scores = []
+    for p, (row, walls) in zip(g.state.players, _scored(g), strict=True):
+        g.emit("walls", {"seat": p.seat, "walls": walls})
+        scores.append(row)
+    return scores
+
+
+def standing(g: Table) -> list[int]:
+    """Every player's VP total if the game ended now, telling no one: what the end-game
+    categories would add to the running tallies at this point (a trajectory's standing)."""
+    return [row["vp_total"] for row, _ in _scored(g)]
+
+
+def _scored(g: Table) -> list[tuple[dict[str, int], list[tuple[int, int, int]]]]:
+    """Per player, the VP by category and the scored Walls (section, tier, VP)."""
     majorities = majority_vp(g)
     line_vp = g.rules.mausoleum_line_vp
     lisi_seat = g.state.lisi.seat if g.state.lisi is not None else -1
-    scores = []
+    scored = []
     for p in g.state.players:
         is_lisi = p.seat == lisi_seat
         walls = lisi_wall_vp(g, p) if is_lisi else wall_vp(g, p)
-        g.emit("walls", {"seat": p.seat, "walls": walls})
         row = {c: p.vp.get(c, 0) for c in IN_GAME_CATEGORIES}
         if is_lisi:
             row["vp_palace_tiles"] += lisi.palace_tile_vp(g, p)
@@ -104,8 +119,8 @@ def final_scores(g: Table) -> list[dict[str, int]]:
         row["vp_walls"] = sum(vp for _, _, vp in walls)
         row["vp_extra_soldiers"] = extra_soldier_vp(g, p)
         row["vp_total"] = sum(row[c] for c in CATEGORIES)
-        scores.append(row)
-    return scores
+        scored.append((row, walls))
+    return scored
 
 
 def ranks(totals: list[int]) -> list[int]:
