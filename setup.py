@@ -34,6 +34,7 @@ COMPILED = (
     *sorted(str(path) for path in Path("zsim/strategies/estimates").glob("*.py")
             if path.name != "__init__.py"),
     "zsim/encode/observation.py",
+    "zsim/experience/record.py",
 )
 COMPILED_DIGESTS: dict[str, str] = {}  # filled when mypyc reads the sources
 MANIFEST = "compiled.json"  # in the zsim package: {module: sha256 of the source compiled}

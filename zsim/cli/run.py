@@ -58,6 +58,13 @@ EXIT_TERMINATED = 143  # 128 + SIGTERM, as a shell reports a process ended by it
               help="The solo mode: each game is one --strategy against Li Si (2 seats).")
 @click.option("--lisi", "lisi_level", type=click.IntRange(1, 4), default=1, show_default=True,
               help="Li Si's level with --solo.")
+@click.option("--trajectories", type=click.Choice(["off", "vp", "value"]),
+              help="What is recorded of each game's course (docs/experience.md): vp (the "
+                   "default) the score after every turn and the standing after every round, "
+                   "value also the standing and win probabilities after every turn, off none.")
+@click.option("--kingmaking", type=click.IntRange(min=0), metavar="GAMES",
+              help="Replay the last choices of the players who did not win, in the first GAMES "
+                   "games, with each alternative, to find kingmaking (docs/experience.md).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar or header line.")
 @PRECISION
 def command(experiment_file: Path | None, games: int | None, players: tuple[int, ...],
@@ -65,8 +72,8 @@ def command(experiment_file: Path | None, games: int | None, players: tuple[int,
             jobs: int | None, backend: str | None, scheduler: str | None, out: Path | None,
             variants: tuple[str, ...], chunk_size: int | None, max_failures: int | None,
             decision_time_limit: float | None, game_time_limit: float | None,
-            resume: Path | None, solo: bool, lisi_level: int, quiet: bool,
-            precision: float | None) -> None:
+            resume: Path | None, solo: bool, lisi_level: int, trajectories: str | None,
+            kingmaking: int | None, quiet: bool, precision: float | None) -> None:
     """Run EXPERIMENT_FILE (default: configs/experiments/default.yaml).
 
     Options override the file. Exit status: 0 when done, 1 when more games failed than
@@ -87,7 +94,8 @@ def command(experiment_file: Path | None, games: int | None, players: tuple[int,
         what = [name for name, value in (
             ("EXPERIMENT_FILE", experiment_file), ("--games", games), ("--players", players),
             ("--strategy", strategies), ("--seats", seats), ("--seed", seed),
-            ("--out", out), ("--variant", variants), ("--chunk-size", chunk_size)) if value]
+            ("--out", out), ("--variant", variants), ("--chunk-size", chunk_size),
+            ("--trajectories", trajectories), ("--kingmaking", kingmaking)) if value]
         if what:
             raise click.UsageError(f"--resume finishes a run as it was started; "
                                    f"{', '.join(what)} cannot change it")
@@ -99,7 +107,7 @@ def command(experiment_file: Path | None, games: int | None, players: tuple[int,
             experiment = experiment.with_overrides(
                 games=games, players=list(players) or None,
                 strategies=list(strategies) or None, seats=seats, seed=seed,
-                chunk_size=chunk_size,
+                chunk_size=chunk_size, trajectories=trajectories, kingmaking=kingmaking,
                 variants=[*(f"{k}={v}" for k, v in experiment.variants.items()),
                           *parse_variants(variants).as_strings()] if variants else None,
                 **execution)

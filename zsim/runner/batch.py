@@ -230,6 +230,10 @@ def _execute(out: Path, manifest: dict[str, Any], experiment: Experiment, contex
                 tally = Tally()
                 writer.consolidate(out, [index for index, _, _ in bounds], observe=tally.add,
                                    recorded=context.record)
+                if experiment.trajectories != "off":
+                    from zsim.experience.winprob import fill_run  # pandas: only now
+
+                    fill_run(out)
         except KeyboardInterrupt as stop:
             _close_session(out, manifest, session, totals, clock, "interrupted")
             terminated = isinstance(stop, Terminated)
@@ -404,7 +408,8 @@ def _context(experiment: Experiment, source: str, instances_given: Mapping[str, 
                       options=options, strategies=instances, schedule=schedule,
                       limits=TimeLimits(experiment.decision_time_limit,
                                         experiment.game_time_limit),
-                      record=tuple(experiment.record))
+                      record=tuple(experiment.record),
+                      trajectories=experiment.trajectories, kingmaking=experiment.kingmaking)
 
 
 def _versions() -> dict[str, str | None]:

@@ -3,7 +3,8 @@
 An experiment separates *what* is played (games, player counts, lineup, seating, master seed,
 variants, component box: these decide every result and make up the run id) from *how* it is
 executed (jobs, backend, chunk size, failure tolerance, time limits), which never changes a
-table of games that finish in time.
+table of games that finish in time, and from how much of each game's course is recorded
+(``trajectories``), which adds tables but changes no game.
 """
 
 from __future__ import annotations
@@ -60,6 +61,9 @@ class Experiment(BaseModel):
     # extra tables recorded from every game (``zsim.runner.recorders``): what is played is the
     # same, but the run holds more, so a run that records is a run of its own (its run id)
     record: list[Literal["positions"]] = Field(default_factory=list)
+    # what is recorded of each game's experience (zsim.experience.record): never what is played
+    trajectories: Literal["off", "vp", "value"] = "vp"
+    kingmaking: int = Field(0, ge=0)  # the first N games' last choices replayed with alternatives
 
     @field_validator("players", mode="before")
     @classmethod

@@ -48,6 +48,22 @@ BASE: dict[str, pa.Schema] = {
     "tiles": pa.schema(
         [("run_id", _S), ("game", _I), ("n_players", _I), ("seat", _I), ("strategy", _S),
          ("kind", _S), ("tile", _S), ("region", _S), ("section", _I), ("round", _I)]),
+    # the games' experience (zsim.experience.record), empty when a run records none
+    "trajectories": pa.schema(
+        [("run_id", _S), ("game", _I), ("n_players", _I), ("seat", _I), ("strategy", _S),
+         ("round", _I), ("turn", _I), ("stage", _S), ("mover", _I), ("vp", _I),
+         ("standing", _I), ("p_win", _F)]),
+    "choices": pa.schema(
+        [("run_id", _S), ("game", _I), ("n_players", _I), ("seat", _I), ("strategy", _S),
+         ("kind", _S), ("asked", _I), ("forced", _I), ("options", _I), ("valued", _I),
+         ("gap", _F), ("narrow", _F), ("spread", _F)]),
+    "options": pa.schema(
+        [("run_id", _S), ("game", _I), ("n_players", _I), ("seat", _I), ("strategy", _S),
+         ("kind", _S), ("option", _S), ("offered", _I), ("chosen", _I)]),
+    "kingmaking": pa.schema(
+        [("run_id", _S), ("game", _I), ("n_players", _I), ("seat", _I), ("strategy", _S),
+         ("round", _I), ("from_end", _I), ("options", _I), ("kept_winners", _S),
+         ("outcomes", _I), ("could_win", _B), ("kingmaker", _B)]),
 }
 TABLES = tuple(BASE)
 TIMING_COLUMNS = ("duration_s",)

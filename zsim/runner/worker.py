@@ -25,6 +25,10 @@ import pyarrow as pa
 from zsim.components import Box
 from zsim.consult import consult
 from zsim.decisions import IllegalChoice
+from zsim.experience import kingmaking
+from zsim.experience.kingmaking import AnswerLog
+from zsim.experience.record import RECORD_FIELDS as EXPERIENCE_FIELDS
+from zsim.experience.record import ExperienceRecorder
 from zsim.game import RECORD_FIELDS, Game, GameResult
 from zsim.invariants import violations
 from zsim.options import GameOptions
@@ -49,6 +53,8 @@ class RunContext:
     schedule: Schedule
     limits: TimeLimits = field(default_factory=TimeLimits)
     record: tuple[str, ...] = ()  # extra tables recorded from each game (zsim.runner.recorders)
+    trajectories: str = "off"  # zsim.experience.record.MODES: what is recorded of each game
+    kingmaking: int = 0  # games (the first ones) whose last choices are replayed with others
 
 
 class BrokenInvariant(RuntimeError):
@@ -70,7 +76,8 @@ class ChunkResult:
 def play_chunk(context: RunContext, index: int, start: int, stop: int) -> ChunkResult:
     """Play games ``start..stop-1`` (chunk number ``index``) of a run."""
     box = unpack_box(context.box_blob, context.box_digest)
-    columns = {name: tables.Columns(name, RECORD_FIELDS.get(name)) for name in tables.TABLES}
+    fields = {**RECORD_FIELDS, **EXPERIENCE_FIELDS, "kingmaking": kingmaking.RECORD_FIELDS}
+    columns = {name: tables.Columns(name, fields.get(name)) for name in tables.TABLES}
     failures: list[dict[str, Any]] = []
     decisions = 0
     engine_seconds = 0.0
@@ -80,7 +87,7 @@ def play_chunk(context: RunContext, index: int, start: int, stop: int) -> ChunkR
     for plan in plans:
         ids = {"run_id": context.run_id, "game": plan.index}
         clock = time.perf_counter()
-        _, result = _play(box, context, plan, list(recorded.values()))
+        _, result, experience = _play(box, context, plan, list(recorded.values()))
         seconds = time.perf_counter() - clock
         engine_seconds += seconds
         for collector in recorded.values():
@@ -92,6 +99,12 @@ def play_chunk(context: RunContext, index: int, start: int, stop: int) -> ChunkR
             continue
         decisions += result.decisions
         _add_rows(columns, ids, plan, result, seconds)
+        if "kingmaking" in experience:
+            experience["kingmaking"] = kingmaking.analyse(
+                box, context.options, [context.strategies[name] for name in plan.strategies],
+                plan.seed, experience["kingmaking"], result.winners)
+        for name, records in experience.items():
+            columns[name].add(records, lineup=plan.strategies, **ids, n_players=plan.n_players)
     files = {name: _ipc(table.table()) for name, table in columns.items()}
     files.update((name, _ipc(collector.table())) for name, collector in recorded.items())
     if failures:
@@ -105,26 +118,36 @@ def play_chunk(context: RunContext, index: int, start: int, stop: int) -> ChunkR
 
 def _play(box: Box, context: RunContext, plan: GamePlan,
           recorded: list[recorders.Collector] | None = None
-          ) -> tuple[Game | None, GameResult | BaseException]:
-    """The game and its result, or what stopped it; a game that ends with an invariant broken
-    fails too, since its tables would count what cannot exist. ``recorded``: collectors of
-    extra tables, attached to the game before it plays."""
+          ) -> tuple[Game | None, GameResult | BaseException, dict[str, list[tuple[Any, ...]]]]:
+    """The game, its result or what stopped it, and its experience records (none unless the
+    run records them, and none for a failed game; ``kingmaking`` holds the answers given, for
+    ``zsim.experience.kingmaking.analyse``); a game that ends with an invariant broken fails
+    too, since its tables would count what cannot exist. ``recorded``: collectors of extra
+    tables, attached to the game before it plays."""
     seated = [context.strategies[name] for name in plan.strategies]
     game = None
     try:
         game = Game(box, seated, plan.seed, context.options)
         for collector in recorded or ():
             collector.attach(game, plan)
+        recorder = (ExperienceRecorder(game, context.trajectories).listen(game)
+                    if context.trajectories != "off" else None)
+        log = AnswerLog() if plan.index < context.kingmaking else None
+        if log is not None:
+            game.listen(log, ("decision",))
         with limits.playing(game, context.limits, plan.strategies):
             result = game.play()
         broken = violations(game.state, game.t)
         if broken:
             raise BrokenInvariant(f"game seed {plan.seed} ended with broken invariants: "
                                   f"{'; '.join(broken)}")
+        records = recorder.finish(game, result) if recorder is not None else {}
     # a bot calling exit() fails its game too, and so does one over its time limit
     except (Exception, SystemExit, TimeLimitExceeded) as error:
-        return game, error
-    return game, result
+        return game, error, {}
+    if log is not None:
+        records["kingmaking"] = log.answers  # replayed once the game's time is taken
+    return game, result, records
 
 
 def play_to_disk(context: RunContext, out: Path, index: int, start: int,
