@@ -22,6 +22,7 @@ from zsim.reports import (
     cards,
     components,
     convergence,
+    experience,
     findings,
     overview,
     ratings,
@@ -41,7 +42,7 @@ from zsim.reports.model import Section
 #: belongs on the page; numbers follow from the order. The summary and the findings, which read
 #: every other section's tests, come first.
 SECTIONS = (overview, strategies, seats, walls, boards, components, cards, solo, convergence,
-            ratings)
+            ratings, experience)
 PNG_DPI = 110
 OWN = {"index.html", "figures", "tables", "recheck"}  # everything a report writes
 

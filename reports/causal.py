@@ -9,6 +9,7 @@ tests: one family, the question "what does each component of this kind do?".
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from pathlib import Path
 
 import matplotlib
@@ -125,10 +126,11 @@ def causal_section(table: pd.DataFrame, kind: str, experiment: Experiment,
 
 
 def write_causal_report(table: pd.DataFrame, out: Path, kind: str, experiment: Experiment,
-                         skipped: dict[str, str]) -> BuiltReport:
+                        skipped: dict[str, str], extra: Sequence[Section] = ()) -> BuiltReport:
+    """The effects' report; ``extra`` sections (the paired experience metrics) follow."""
     with matplotlib.rc_context(STYLE):
         section = causal_section(table, kind, experiment, skipped)
         moved = int(table["significant"].sum()) if len(table) else 0
-        return write_sections([section], out / "report", "zsim effects",
+        return write_sections([section, *extra], out / "report", "zsim effects",
                               f"{KINDS[kind]}: {moved} significant effect(s) of "
                               f"{len(table)} tested")

@@ -8,6 +8,7 @@ runs of the same size would have, and the factor of games that saved.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import matplotlib
@@ -119,10 +120,12 @@ def comparison_section(table: pd.DataFrame, base: Experiment, variant: Experimen
 
 
 def write_comparison_report(table: pd.DataFrame, out: Path, base: Experiment,
-                            variant: Experiment) -> BuiltReport:
+                            variant: Experiment, extra: Sequence[Section] = ()) -> BuiltReport:
+    """The comparison's report; ``extra`` sections (the paired experience metrics) follow."""
     with matplotlib.rc_context(STYLE):
         section = comparison_section(table, base, variant)
-        return write_sections([section], out / "report", "zsim compare", section.intro)
+        return write_sections([section, *extra], out / "report", "zsim compare",
+                              section.intro)
 
 
 def _games_per_value(rows: pd.DataFrame) -> str:
@@ -186,8 +189,9 @@ def sweep_section(table: pd.DataFrame, differences: pd.DataFrame, key: str) -> S
 
 
 def write_sweep_report(table: pd.DataFrame, differences: pd.DataFrame, out: Path,
-                       key: str) -> BuiltReport:
+                       key: str, extra: Sequence[Section] = ()) -> BuiltReport:
+    """The sweep's report; ``extra`` sections (the paired experience metrics) follow."""
     with matplotlib.rc_context(STYLE):
-        return write_sections([sweep_section(table, differences, key)], out / "report",
+        return write_sections([sweep_section(table, differences, key), *extra], out / "report",
                               "zsim sweep",
                               f"Sweep of {key} over {', '.join(map(str, table['value'].unique()))}")

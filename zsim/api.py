@@ -7,7 +7,8 @@
 ``run`` plays an experiment with the same runner as ``zsim run`` (same seeds, same tables) into
 a temporary directory that is removed once its tables are read, or into ``out=DIR`` to keep
 it; ``load`` reads a run directory that ``zsim run`` wrote; ``rate`` fits its ratings as
-``zsim rate`` does; ``compare`` and ``sweep`` plan their
+``zsim rate`` does (a run's ``experience`` and ``trajectories`` say how its games unfolded,
+docs/experience.md); ``compare`` and ``sweep`` plan their
 batches exactly as ``zsim compare`` and ``zsim sweep`` do (``zsim.whatif``); ``play`` plays one
 game and keeps its narration and the step record that ``GameRecord.html`` turns into the viewer
 page. The progress bar is tqdm's notebook-aware one.
@@ -31,6 +32,10 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from zsim.compare import paired_differences, verdict
+from zsim.experience.data import Experience
+from zsim.experience.data import read as read_experience
+from zsim.experience.metrics import ALL
+from zsim.experience.paired import HEADLINE, paired_experience, sentences
 from zsim.lineup import seat_game
 from zsim.options import OptionError
 from zsim.ratings import RatingError, Ratings
@@ -78,6 +83,32 @@ class Results:
     tiles: pd.DataFrame
     failures: list[dict[str, Any]] = field(default_factory=list)
     path: Path | None = None
+    #: how each game unfolded (docs/experience.md): empty when the run recorded none
+    trajectories: pd.DataFrame = field(default_factory=pd.DataFrame)
+    choices: pd.DataFrame = field(default_factory=pd.DataFrame)
+    options: pd.DataFrame = field(default_factory=pd.DataFrame)
+    kingmaking: pd.DataFrame = field(default_factory=pd.DataFrame)
+    estimators: list[str] = field(default_factory=list)
+
+    @property
+    def experience_tables(self) -> Experience:
+        """The experience tables with the metrics computed from them (``zsim.experience``)."""
+        cached = self.__dict__.get("_experience")
+        if cached is None:
+            cached = self.__dict__["_experience"] = Experience(
+                self.trajectories, self.choices, self.options, self.players, self.estimators)
+        return cached
+
+    @property
+    def experience(self) -> pd.DataFrame:
+        """One row per game: every experience metric (lead changes, drama, decisiveness...)."""
+        return self.experience_tables.games
+
+    @property
+    def experience_summary(self) -> pd.DataFrame:
+        """Per player count and metric: the mean over the games, its 95% interval, the
+        median."""
+        return self.experience_tables.summary
 
     @property
     def win_rates(self) -> pd.DataFrame:
@@ -101,12 +132,17 @@ def load(run_dir: str | Path) -> Results:
     data = load_runs([path])
     info = data.runs[0]
     empty = pd.DataFrame(columns=["run_id", "game"])
+    experience = read_experience([path], players=data.players)
+    kingmaking = path / "kingmaking.parquet"
     return Results(
         run_id=info.run_id, experiment=info.experiment, summary=summarize(path),
         players=data.players, games=data.games, walls=data.walls, rewards=data.rewards,
         abilities=data.abilities if data.abilities is not None else empty,
         tiles=data.tiles if data.tiles is not None else empty,
-        failures=info.failures, path=path)
+        failures=info.failures, path=path, trajectories=experience.trajectories,
+        choices=experience.choices, options=experience.options,
+        kingmaking=pd.read_parquet(kingmaking) if kingmaking.is_file() else empty,
+        estimators=experience.estimators)
 
 
 def rate(results: Results | str | Path) -> Ratings:
@@ -189,6 +225,23 @@ class Comparison:
     @property
     def verdict(self) -> str:
         return verdict(self.table)
+
+    @property
+    def experience(self) -> pd.DataFrame | None:
+        """The experience metrics paired game by game (``zsim.experience.paired``), or None
+        when either run recorded no trajectories."""
+        if "_experience" not in self.__dict__:
+            self.__dict__["_experience"] = paired_experience(self.base.experience_tables,
+                                                             self.variant.experience_tables)
+        return self.__dict__["_experience"]
+
+    @property
+    def experience_sentences(self) -> list[str]:
+        """Each headline experience metric's paired difference said in words, or refused."""
+        table = self.experience
+        if table is None:
+            return []
+        return sentences(table[table["n_players"] != ALL], HEADLINE)
 
     def __repr__(self) -> str:
         return f"Comparison({self.verdict})"

@@ -8,6 +8,7 @@ import click
 import pandas as pd
 
 from zsim.cli.batches import PRECISION, run_options, run_players, staged
+from zsim.experience.whatif import pair_runs
 from zsim.options import KINDS, OptionError
 from zsim.runner.experiment import Experiment, ExperimentError
 from zsim.sequential import difference_sequences, pooled, stage_dir, stage_seed
@@ -99,12 +100,17 @@ def command(kind: str, experiment_path: str | None, only: tuple[str, ...], out: 
         raise click.ClickException(str(error)) from error
     table = causal_table(effects, kind)
     table.to_csv(out / "effects.csv", index=False)
+    # the experience is paired on the first stage's games (its runs are in ``out`` itself)
+    experience = pair_runs([(component, out / component / "exclude", out / component / "force")
+                            for component in effects])
+    experience.write_csv(out)
     from zsim.reports.causal import write_causal_report  # matplotlib only when needed
 
-    built = write_causal_report(table, out, kind, base, skipped)
+    built = write_causal_report(table, out, kind, base, skipped, experience.sections())
     for component, why in skipped.items():
         click.echo(f"skipped {component}: {why}", err=True)
     click.echo(_format(table))
+    click.echo(experience.text())
     click.echo(f"report: {built.index}")
 
 

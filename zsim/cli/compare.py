@@ -10,6 +10,7 @@ import pandas as pd
 
 from zsim.cli.batches import PRECISION, run_options, run_players, staged
 from zsim.compare import paired_differences, variance_reduction, verdict
+from zsim.experience.whatif import PairedExperience, pair_runs
 from zsim.runner.experiment import ExperimentError
 from zsim.sequential import difference_sequences, pooled, stage_dir, stage_seed
 from zsim.whatif import base_experiment, variant_experiment
@@ -56,9 +57,12 @@ def command(base: str, variant: tuple[str, ...], out: Path, games: int | None,
     table = paired_differences(before, after)
     table.to_csv(out / "comparison.csv", index=False)
     variance_reduction(table).to_csv(out / "variance_reduction.csv", index=False)
-    report = _write_report(table, out, before_experiment, after_experiment)
+    experience = pair_runs([("", out / "base", out / "variant")])
+    experience.write_csv(out)
+    report = _write_report(table, out, before_experiment, after_experiment, experience)
     click.echo(_format(table))
     click.echo(verdict(table, changed=_changed(before_experiment, after_experiment)))
+    click.echo(experience.text())
     click.echo(f"report: {report}")
 
 
@@ -75,7 +79,7 @@ def _format(table: pd.DataFrame) -> str:
 
 
 def _write_report(table: pd.DataFrame, out: Path, base: Experiment,
-                  variant: Experiment) -> Path:
+                  variant: Experiment, experience: PairedExperience) -> Path:
     from zsim.reports.whatif import write_comparison_report  # matplotlib only when needed
 
-    return write_comparison_report(table, out, base, variant).index
+    return write_comparison_report(table, out, base, variant, experience.sections()).index

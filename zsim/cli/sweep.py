@@ -9,6 +9,7 @@ import pandas as pd
 
 from zsim.cli.batches import PRECISION, run_options, run_players, staged
 from zsim.compare import paired_differences, variance_reduction, verdict
+from zsim.experience.whatif import pair_runs
 from zsim.runner.experiment import ExperimentError
 from zsim.sequential import difference_sequences, pooled, stage_dir, stage_seed
 from zsim.whatif import base_experiment, sweep_experiments, sweep_summary, sweep_values
@@ -68,12 +69,16 @@ def command(sweep: str, experiment_path: str | None, out: Path, games: int | Non
     differences = differences[["value", *differences.columns[:-1]]]
     differences.to_csv(out / "sweep_differences.csv", index=False)
     variance_reduction(differences).to_csv(out / "variance_reduction.csv", index=False)
+    experience = pair_runs([(f"{key}={shown}", out / "value-0", out / f"value-{i}")
+                            for i, (shown, _) in enumerate(runs) if i])
+    experience.write_csv(out)
     from zsim.reports.whatif import write_sweep_report  # matplotlib only when needed
 
-    built = write_sweep_report(table, differences, out, key)
+    built = write_sweep_report(table, differences, out, key, experience.sections())
     click.echo(table[["value", "n_players", "strategy", "games", "win_rate", "vp_total"]]
                .to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     for shown, rows in differences.groupby("value", sort=False):
         click.echo(f"{key}={shown} against {key}={runs[0][0]}: "
                    f"{verdict(rows, changed=[key])}")
+    click.echo(experience.text())
     click.echo(f"report: {built.index}")
