@@ -9,8 +9,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from tests.experience_by_hand import by_hand
 from zsim.decisions import Decision
-from zsim.experience import kingmaking, winprob
+from zsim.experience import kingmaking, metrics, winprob
 from zsim.experience.data import read
 from zsim.experience.record import ExperienceRecorder, option_label
 from zsim.game import Game
@@ -70,7 +71,7 @@ def test_the_trajectory_has_every_turn_round_and_the_final_score(box):
 
 
 def test_value_mode_records_the_standing_after_every_turn(box):
-    game, _, records = played(box, LINEUP, 5, "value")
+    _game, _, records = played(box, LINEUP, 5, "value")
     rows = pd.DataFrame(records["trajectories"], columns=[
         "seat", "round", "turn", "stage", "mover", "vp", "standing", "p_win"])
     assert rows["standing"].notna().all()
@@ -94,7 +95,7 @@ def test_a_position_estimator_fills_the_win_probabilities_as_the_game_is_played(
 
 
 def test_choices_count_every_question_and_the_bots_values(box):
-    game, result, records = played(box, ["greedy", "random", "builder"], 4)
+    _game, result, records = played(box, ["greedy", "random", "builder"], 4)
     choices = pd.DataFrame(records["choices"], columns=[
         "seat", "kind", "asked", "forced", "options", "valued", "gap", "narrow", "spread"])
     assert choices["asked"].sum() == result.decisions
@@ -261,7 +262,7 @@ def test_kingmaking_examines_the_last_choices_of_the_players_who_did_not_win(box
     losers = {s for s in range(3) if s not in result.winners}
     assert {r[0] for r in records} == losers
     assert sorted(r[2] for r in records) == sorted([1, 2] * len(losers))
-    for seat, _, _, options, kept, outcomes, could_win, king in records:
+    for _seat, _, _, options, _kept, outcomes, could_win, king in records:
         assert options >= 2 and 1 <= outcomes <= options
         assert king == (not could_win and outcomes > 1)
     candidates = kingmaking.candidates(
@@ -278,3 +279,19 @@ def test_a_strategy_that_answers_otherwise_on_replay_is_named(box):
     with pytest.raises(RuntimeError, match=r"seed 3: seat 0 answers question \d+ otherwise"):
         kingmaking.analyse(box, GameOptions(), [Fickle(), RandomStrategy()], 3, log.answers,
                            result.winners)
+
+
+def test_every_metric_of_every_game_recomputed_by_hand_from_the_parquet_files(small_run):
+    """``per_game`` against the same definitions as whole-table pandas operations
+    (tests/experience_by_hand.py), on a real run: every metric, every game, 2 and 3 players."""
+    mine = read([small_run]).games.drop(columns="run_id").set_index("game").sort_index()
+    hand = by_hand(small_run).set_index("game").sort_index()[mine.columns]
+    for metric in mine.columns:
+        assert mine[metric].notna().any(), metric  # the run gives each metric a value
+    pd.testing.assert_frame_equal(mine, hand, check_dtype=False, rtol=1e-9)
+    # a run's summary is the mean over its games, per player count
+    summary = metrics.per_run(read([small_run]).games)
+    means = hand.groupby("n_players")[list(metrics.METRICS)].mean()
+    for n, row in means.iterrows():
+        got = summary[summary["n_players"] == str(n)].set_index("metric")["mean"]
+        assert np.allclose(got[row.index].to_numpy(float), row.to_numpy(float), equal_nan=True)

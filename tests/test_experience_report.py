@@ -3,19 +3,24 @@ compare``, ``zsim sweep``, ``zsim effects`` and ``zsim.api``."""
 
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
 import pandas as pd
 import pytest
+from chromium import Browser, chromium
 from click.testing import CliRunner
 
 from tests.conftest import experiment_file
+from tests.experience_by_hand import by_hand
 from zsim import api
 from zsim.cli import main
 from zsim.experience.data import read
 from zsim.experience.metrics import ALL, METRICS
 from zsim.reports.build import build_report
+from zsim.reports.experience import SHOWN, section
+from zsim.reports.loader import load_runs
 from zsim.runner import Experiment
 from zsim.runner.batch import start_run
 
@@ -134,3 +139,89 @@ def test_the_api_returns_trajectories_metrics_and_paired_experience(experiment):
     table = comparison.experience
     assert table is not None and set(table["n_players"]) == {"2", "4", ALL}
     assert len(comparison.experience_sentences) == 2 * 8  # 2 player counts, 8 headline metrics
+
+
+@pytest.mark.skipif(chromium() is None, reason="Chromium is not installed")
+def test_the_section_opens_in_headless_chromium_and_its_tables_hold_the_games_means(
+        compared, tmp_path):
+    run = compared[0] / "base"
+    built = build_report([run], tmp_path / "report")
+    with Browser(tmp_path / "profile") as browser:
+        browser.open(built.index.as_uri())
+        page = browser.evaluate("""(() => {
+            const s = document.getElementById('experience');
+            const rows = id => [...s.querySelectorAll(`#${id} tbody tr`)]
+                .map(r => [...r.cells].map(c => c.textContent.trim()));
+            return {
+              linked: [...document.querySelectorAll('nav a')]
+                  .some(a => a.getAttribute('href') === '#experience'),
+              heading: s.querySelector('h2').textContent,
+              figures: [...s.querySelectorAll('figure')].map(f => {
+                  const img = f.querySelector('img');
+                  return [f.id, img.complete, img.naturalWidth, img.getBoundingClientRect().height];
+              }),
+              metrics: rows('table-experience-metrics'),
+              games: rows('table-experience-games').length,
+              kinds: rows('table-experience-decision-kinds').length,
+            };
+        })()""")
+        assert browser.console_errors() == []
+        assert browser.screenshot(tmp_path / "page.png").stat().st_size > 20_000
+    assert page["linked"] and page["heading"] == "Game experience"
+    assert [f[0] for f in page["figures"]] == [
+        "fig-experience-fan", "fig-experience-decided", "fig-experience-lead-changes"]
+    for _, complete, width, height in page["figures"]:
+        assert complete and width > 300 and height > 100  # decoded and laid out
+    assert page["games"] == 80 and page["kinds"] > 3
+    # the page's metric means are the games' means, recomputed by hand from the Parquet files
+    hand = by_hand(run)
+    shown = {(n, metric): mean for n, metric, _games, mean, *_ in page["metrics"]}
+    assert {metric for _, metric in shown} == set(SHOWN)
+    for n in (2, 4):
+        for metric in SHOWN:
+            expected = hand.loc[hand["n_players"] == n, metric].mean()
+            assert shown[(str(n), metric)] == f"{expected:.3g}", (n, metric)
+
+
+def test_the_figures_draw_the_games_recomputed_by_hand(compared):
+    run = compared[0] / "base"
+    figures = {block.slug: block.figure for block in section(load_runs([run])).blocks
+               if hasattr(block, "figure")}
+    hand = by_hand(run)
+    # lead changes: one bar per player count, its height the games' mean
+    standing, track = figures["experience-lead-changes"].axes[:2]
+    for ax, metric in ((standing, "lead_changes"), (track, "track_lead_changes")):
+        heights = [bar.get_height() for bar in ax.patches]
+        assert heights == pytest.approx(list(hand.groupby("n_players")[metric].mean()))
+    # decisiveness: the share of games decided by the end of each round
+    for ax, metric in zip(figures["experience-decided"].axes[:2],
+                          ("decided_round", "p_decided_round"), strict=True):
+        for line, n in zip(ax.get_lines(), (2, 4), strict=True):
+            values = hand.loc[hand["n_players"] == n, metric].dropna()
+            rounds, shares = line.get_data()
+            assert list(shares) == pytest.approx([(values <= r).mean() for r in rounds])
+            assert shares[-1] == 1  # the last round's end is the final score
+    # the typical game: each seat's line is its p_win from the Parquet file
+    t = pd.read_parquet(run / "trajectories.parquet")
+    fan = figures["experience-fan"].axes
+    for ax in fan[2:]:
+        assert ax.get_lines(), "a typical game of each player count is drawn"
+        game = int(re.search(r"\((\d+)\)", ax.get_title()).group(1))
+        chances = t[(t["game"] == game) & t["p_win"].notna()]
+        for line in ax.get_lines():
+            seat = int(re.search(r"seat (\d+)", line.get_label()).group(1))
+            assert sorted(line.get_ydata()) == pytest.approx(
+                sorted(chances.loc[chances["seat"] == seat, "p_win"]))
+
+
+def test_a_run_of_one_game_gives_metrics_and_a_report_that_says_it_is_too_few(tmp_path):
+    out = tmp_path / "one"
+    start_run(Experiment(games=1, players=[3], strategies=["random"], jobs=1), out)
+    experience = read([out])
+    games = experience.games
+    assert len(games) == 1 and games["p_decided_round"].isna().all()  # no estimator fitted
+    assert games["rounds"].iloc[0] >= 1 and not math.isnan(games["decided_round"].iloc[0])
+    summary = experience.summary.set_index("metric")
+    assert summary.loc["drama", "games"] == 1 and math.isnan(summary.loc["drama", "low"])
+    html = build_report([out], tmp_path / "report").index.read_text(encoding="utf-8")
+    assert ">Game experience<" in html and 'id="fig-experience' not in html
