@@ -11,7 +11,7 @@ import pytest
 
 from tests.experience_by_hand import by_hand
 from zsim.decisions import Decision
-from zsim.experience import kingmaking, metrics, winprob
+from zsim.experience import kingmaking, metrics, valuewin, winprob
 from zsim.experience.data import read
 from zsim.experience.record import ExperienceRecorder, option_label
 from zsim.game import Game
@@ -295,3 +295,42 @@ def test_every_metric_of_every_game_recomputed_by_hand_from_the_parquet_files(sm
     for n, row in means.iterrows():
         got = summary[summary["n_players"] == str(n)].set_index("metric")["mean"]
         assert np.allclose(got[row.index].to_numpy(float), row.to_numpy(float), equal_nan=True)
+
+
+def test_the_value_model_estimates_two_player_games_without_changing_them(box):
+    for seed in (3, 11):
+        plain = Game(box, seats(["greedy", "random"]), seed)
+        valued = Game(box, seats(["greedy", "random"]), seed)
+        estimate = valuewin.estimator(valued)
+        assert estimate is not None
+        recorder = ExperienceRecorder(valued, "value", estimator=estimate).listen(valued)
+        result = valued.play()
+        assert outcome(plain.play()) == outcome(result)
+        rows = pd.DataFrame(recorder.finish(valued, result)["trajectories"], columns=[
+            "seat", "round", "turn", "stage", "mover", "vp", "standing", "p_win"])
+        points = rows[rows["stage"] != "final"]
+        assert points["p_win"].between(0, 1).all()
+        assert np.allclose(points.groupby(["turn", "stage"])["p_win"].sum(), 1.0)
+        # the model is informed: the winner is its favourite over the last round
+        last = points[points["round"] == points["round"].max()]
+        winner = result.winners[0]
+        assert last.loc[last["seat"] == winner, "p_win"].mean() > 0.5
+    assert valuewin.estimator(Game(box, seats(LINEUP), 1)) is None  # no 3-player model
+
+
+def test_a_value_run_takes_two_player_chances_from_the_model_and_says_so(tmp_path):
+    out = tmp_path / "value"
+    start_run(Experiment(games=8, players=[2, 3], strategies=["greedy", "random"], seed=5,
+                         jobs=1, trajectories="value"), out)
+    t = pd.read_parquet(out / "trajectories.parquet")
+    turns = t[t["stage"] == "turn"]
+    assert turns.loc[turns["n_players"] == 2, "p_win"].notna().all()
+    assert turns.loc[turns["n_players"] == 3, "p_win"].isna().all()  # no model, too few games
+    note = winprob.estimator_note(out / "trajectories.parquet")
+    assert note is not None and note.startswith(f"{valuewin.NAME} (2 players); ")
+    # the same games as a run recording nothing
+    start_run(Experiment(games=8, players=[2, 3], strategies=["greedy", "random"], seed=5,
+                         jobs=1, trajectories="off"), tmp_path / "off")
+    columns = ["game", "seat", "vp_total", "rank"]
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "off" / "players.parquet")[columns],
+                                  pd.read_parquet(out / "players.parquet")[columns])

@@ -61,7 +61,8 @@ EXIT_TERMINATED = 143  # 128 + SIGTERM, as a shell reports a process ended by it
 @click.option("--trajectories", type=click.Choice(["off", "vp", "value"]),
               help="What is recorded of each game's course (docs/experience.md): vp (the "
                    "default) the score after every turn and the standing after every round, "
-                   "value also the standing and win probabilities after every turn, off none.")
+                   "value also the standing after every turn, with the win probabilities of "
+                   "the shipped value model where it has one (2 players), off none.")
 @click.option("--kingmaking", type=click.IntRange(min=0), metavar="GAMES",
               help="Replay the last choices of the players who did not win, in the first GAMES "
                    "games, with each alternative, to find kingmaking (docs/experience.md).")

@@ -26,6 +26,7 @@ from typing import Protocol
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import scipy.optimize
 import scipy.special
@@ -149,7 +150,7 @@ def _fit(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         return float(value), gradient
 
     start = np.zeros(x.shape[2])
-    return scipy.optimize.minimize(loss, start, jac=True, method="L-BFGS-B").x
+    return scipy.optimize.minimize(loss, start, jac=True, method="BFGS").x
 
 
 def folds(trajectories: pd.DataFrame) -> pd.Series:
@@ -201,20 +202,33 @@ def refit(trajectories: pd.DataFrame) -> pd.DataFrame:
     return fill(cleared)
 
 
-def fill_run(out: Path) -> None:
+def fill_run(out: Path, given_by: str | None = None) -> None:
     """Estimate the missing ``p_win`` of a run's trajectories file and write it back in place
-    (under a temporary name first), noting the estimator in the file's metadata."""
+    (under a temporary name first), noting the estimators in the file's metadata: ``given_by``
+    names the position estimator whose values the recorder wrote, if any (with the player
+    counts it covered). Only the rows with a standing are read into pandas: in ``vp`` mode, a
+    twentieth of the file."""
     path = out / TRAJECTORIES
     table = pq.read_table(path)
     if not table.num_rows:
         return
-    filled = fill(table.to_pandas())
-    schema = table.schema.with_metadata({**(table.schema.metadata or {}),
-                                         METADATA_KEY: MarginModel.name.encode()})
-    result = pa.Table.from_pandas(filled, schema=schema, preserve_index=False)
+    known = np.flatnonzero(pc.is_valid(table["standing"]).to_numpy(zero_copy_only=False))
+    rows = table.take(known).to_pandas()
+    given = sorted(rows.loc[rows["p_win"].notna() & (rows["stage"] == "turn"),
+                            "n_players"].unique())
+    notes = [MarginModel.name]
+    if given_by is not None and given:
+        notes.insert(0, f"{given_by} ({', '.join(map(str, given))} players)")
+    filled = fill(rows)
+    chances = table["p_win"].to_numpy(zero_copy_only=False).astype(float)
+    chances[known] = filled["p_win"].to_numpy(dtype=float)
+    column = table.schema.get_field_index("p_win")
+    table = table.set_column(column, "p_win", pa.array(chances, from_pandas=True))
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}),
+                                           METADATA_KEY: "; ".join(notes).encode()})
     temporary = path.with_name(f".{path.name}.tmp")
     try:
-        pq.write_table(result, temporary)
+        pq.write_table(table, temporary)
         temporary.replace(path)
     finally:
         temporary.unlink(missing_ok=True)

@@ -231,9 +231,10 @@ def _execute(out: Path, manifest: dict[str, Any], experiment: Experiment, contex
                 writer.consolidate(out, [index for index, _, _ in bounds], observe=tally.add,
                                    recorded=context.record)
                 if experiment.trajectories != "off":
+                    from zsim.experience import valuewin
                     from zsim.experience.winprob import fill_run  # pandas: only now
 
-                    fill_run(out)
+                    fill_run(out, valuewin.NAME if experiment.trajectories == "value" else None)
         except KeyboardInterrupt as stop:
             _close_session(out, manifest, session, totals, clock, "interrupted")
             terminated = isinstance(stop, Terminated)

@@ -38,6 +38,7 @@ from zsim.runner.limits import TimeLimitExceeded, TimeLimits
 from zsim.runner.seeds import GamePlan, Schedule
 
 if TYPE_CHECKING:
+    from zsim.experience.record import PositionEstimator
     from zsim.strategies.base import Strategy
 
 
@@ -130,8 +131,9 @@ def _play(box: Box, context: RunContext, plan: GamePlan,
         game = Game(box, seated, plan.seed, context.options)
         for collector in recorded or ():
             collector.attach(game, plan)
-        recorder = (ExperienceRecorder(game, context.trajectories).listen(game)
-                    if context.trajectories != "off" else None)
+        recorder = (ExperienceRecorder(game, context.trajectories,
+                                       estimator=_estimator(game, context.trajectories))
+                    .listen(game) if context.trajectories != "off" else None)
         log = AnswerLog() if plan.index < context.kingmaking else None
         if log is not None:
             game.listen(log, ("decision",))
@@ -148,6 +150,16 @@ def _play(box: Box, context: RunContext, plan: GamePlan,
     if log is not None:
         records["kingmaking"] = log.answers  # replayed once the game's time is taken
     return game, result, records
+
+
+def _estimator(game: Game, mode: str) -> PositionEstimator | None:
+    """The value model's win probabilities after every turn in ``value`` mode, where a model
+    is shipped for the game's player count (``zsim.experience.valuewin``)."""
+    if mode != "value":
+        return None
+    from zsim.experience import valuewin  # the model is read only by runs that use it
+
+    return valuewin.estimator(game)
 
 
 def play_to_disk(context: RunContext, out: Path, index: int, start: int,
