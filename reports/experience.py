@@ -211,8 +211,10 @@ def section(data: RunData) -> Section:
     experience = experience_data.read([run.path for run in data.runs], players=data.players)
     if not experience.recorded:
         section.blocks.append(Note(
-            "These runs recorded no trajectories (`zsim run --trajectories off`, or a run made "
-            "before they existed), so there is nothing to show.", warning=True))
+            "These runs recorded no trajectories, so there is nothing to show: a run records "
+            "them with `zsim run --trajectories vp` (off by default, since they cost a run "
+            "about a fifth more CPU); `zsim compare`, `sweep` and `effects` always record "
+            "them.", warning=True))
         return section
     games = experience.games
     counts = [int(n) for n, rows in games.groupby("n_players") if len(rows) >= MIN_GAMES]

@@ -159,7 +159,7 @@ def test_standing_tells_no_one_and_matches_the_final_score(box):
 def small_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("experience") / "run"
     start_run(Experiment(games=80, players=[2, 3], strategies=["greedy", "random"], seed=4,
-                         jobs=1, chunk_size=20, kingmaking=2), out)
+                         jobs=1, chunk_size=20, kingmaking=2, trajectories="vp"), out)
     return out
 
 

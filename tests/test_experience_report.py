@@ -216,7 +216,8 @@ def test_the_figures_draw_the_games_recomputed_by_hand(compared):
 
 def test_a_run_of_one_game_gives_metrics_and_a_report_that_says_it_is_too_few(tmp_path):
     out = tmp_path / "one"
-    start_run(Experiment(games=1, players=[3], strategies=["random"], jobs=1), out)
+    start_run(Experiment(games=1, players=[3], strategies=["random"], jobs=1,
+                         trajectories="vp"), out)
     experience = read([out])
     games = experience.games
     assert len(games) == 1 and games["p_decided_round"].isna().all()  # no estimator fitted

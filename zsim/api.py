@@ -47,6 +47,7 @@ from zsim.runner.summary import Summary, summarize
 from zsim.variants import parse as parse_variants
 from zsim.whatif import (
     base_experiment,
+    recording,
     sweep_experiments,
     sweep_summary,
     sweep_values,
@@ -253,7 +254,7 @@ def compare(base: str | Path | Experiment | Mapping[str, Any] | None, *variants:
     entry of ``variants`` is an experiment file, a variant file or ``KEY=VALUE``, applied in
     turn as by ``zsim compare``; ``overrides`` (games, seed, jobs...) apply to the base.
     With ``out``, the two runs are kept in ``out/base`` and ``out/variant``."""
-    before = make_experiment(base, **overrides)
+    before = recording(make_experiment(base, **overrides))
     after = variant_experiment(before, variants, jobs=before.jobs)
     root = Path(out) if out is not None else None
     base_results = _run(before, root / "base" if root else None, progress, None)
@@ -270,7 +271,7 @@ def sweep(spec: str, experiment: str | Path | Experiment | Mapping[str, Any] | N
     interval and the mean VP by category (the table of ``zsim sweep``). With ``out`` the runs
     are kept in ``out/value-<i>``."""
     key, values = sweep_values(spec)
-    base = make_experiment(experiment, **overrides)
+    base = recording(make_experiment(experiment, **overrides))
     frames = []
     for i, (shown, planned) in enumerate(sweep_experiments(base, key, values)):
         results = _run(planned, Path(out) / f"value-{i}" if out is not None else None,

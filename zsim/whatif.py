@@ -35,6 +35,16 @@ def base_experiment(base: str | Path | Experiment | None) -> Experiment:
     return load_experiment(base)
 
 
+def recording(experiment: Experiment) -> Experiment:
+    """``experiment`` recording each game's course (``trajectories: vp``) unless it records
+    more already: the commands that compare batches pair the game-experience metrics too
+    (docs/experience.md), which need it, while a plain run records nothing by default, to keep
+    its cost."""
+    if experiment.trajectories != "off":
+        return experiment
+    return experiment.with_overrides(experiment.name, trajectories="vp")
+
+
 def _experiment_or_variants(entry: str) -> Experiment | Variants:
     """An experiment file, or a variant (file or KEY=VALUE) to apply to the base."""
     path = Path(entry)

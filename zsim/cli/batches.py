@@ -66,7 +66,9 @@ def run_players(experiment: Experiment, out: Path, quiet: bool) -> pd.DataFrame:
     a terminal only: redirected into a file or a CI log it would be hundreds of lines of
     carriage returns."""
     from zsim.runner.batch import start_run  # not at import: `zsim run` starts workers first
+    from zsim.whatif import recording
 
+    experiment = recording(experiment)
     report = start_run(experiment, out, source=experiment.name,
                        progress=not quiet and sys.stderr.isatty())
     if report.summary.failed:

@@ -59,10 +59,11 @@ EXIT_TERMINATED = 143  # 128 + SIGTERM, as a shell reports a process ended by it
 @click.option("--lisi", "lisi_level", type=click.IntRange(1, 4), default=1, show_default=True,
               help="Li Si's level with --solo.")
 @click.option("--trajectories", type=click.Choice(["off", "vp", "value"]),
-              help="What is recorded of each game's course (docs/experience.md): vp (the "
-                   "default) the score after every turn and the standing after every round, "
+              help="What is recorded of each game's course (docs/experience.md): off (the "
+                   "default) nothing, vp the score after every turn and the standing after "
+                   "every round, "
                    "value also the standing after every turn, with the win probabilities of "
-                   "the shipped value model where it has one (2 players), off none.")
+                   "the shipped value model where it has one (2 players).")
 @click.option("--kingmaking", type=click.IntRange(min=0), metavar="GAMES",
               help="Replay the last choices of the players who did not win, in the first GAMES "
                    "games, with each alternative, to find kingmaking (docs/experience.md).")

@@ -62,7 +62,8 @@ class Experiment(BaseModel):
     # same, but the run holds more, so a run that records is a run of its own (its run id)
     record: list[Literal["positions"]] = Field(default_factory=list)
     # what is recorded of each game's experience (zsim.experience.record): never what is played
-    trajectories: Literal["off", "vp", "value"] = "vp"
+    # off by default: recording costs a run about a fifth more CPU (docs/experience.md)
+    trajectories: Literal["off", "vp", "value"] = "off"
     kingmaking: int = Field(0, ge=0)  # the first N games' last choices replayed with alternatives
 
     @field_validator("players", mode="before")
