@@ -52,7 +52,7 @@ def test_the_default_report_has_the_experience_section(compared, tmp_path):
     run = compared[0] / "base"
     built = build_report([run], tmp_path / "report")
     html = built.index.read_text(encoding="utf-8")
-    assert ">Game experience<" in html
+    assert "Game experience</h2>" in html
     figures = re.findall(r'<figure id="fig-(experience[\w-]*)"', html)
     assert figures == ["experience-fan", "experience-decided", "experience-lead-changes"]
     for slug in figures:
@@ -81,7 +81,7 @@ def test_a_run_without_trajectories_says_so_in_its_report(tmp_path):
     start_run(Experiment(games=6, players=[2], strategies=["random"], jobs=1,
                          trajectories="off"), out)
     html = build_report([out], tmp_path / "report").index.read_text(encoding="utf-8")
-    assert ">Game experience<" in html and "recorded no trajectories" in html
+    assert "Game experience</h2>" in html and "recorded no trajectories" in html
 
 
 def test_compare_pairs_the_experience_metrics_with_intervals(compared):
@@ -167,7 +167,7 @@ def test_the_section_opens_in_headless_chromium_and_its_tables_hold_the_games_me
         })()""")
         assert browser.console_errors() == []
         assert browser.screenshot(tmp_path / "page.png").stat().st_size > 20_000
-    assert page["linked"] and page["heading"] == "Game experience"
+    assert page["linked"] and page["heading"].endswith(". Game experience")
     assert [f[0] for f in page["figures"]] == [
         "fig-experience-fan", "fig-experience-decided", "fig-experience-lead-changes"]
     for _, complete, width, height in page["figures"]:
@@ -225,4 +225,4 @@ def test_a_run_of_one_game_gives_metrics_and_a_report_that_says_it_is_too_few(tm
     summary = experience.summary.set_index("metric")
     assert summary.loc["drama", "games"] == 1 and math.isnan(summary.loc["drama", "low"])
     html = build_report([out], tmp_path / "report").index.read_text(encoding="utf-8")
-    assert ">Game experience<" in html and 'id="fig-experience' not in html
+    assert "Game experience</h2>" in html and 'id="fig-experience' not in html
