@@ -275,7 +275,7 @@ def test_the_shipped_model_reads_todays_observation(box):
     game = at_turn(box, 2, 6, 3)
     view = game.views[game.pending().seat]
     model = view_model("", view)  # refused if the encoding changed since it was trained
-    assert model.meta["n_players"] == 2 and model.meta["ignored"]
+    assert model.meta["n_players"] == 2
 
 
 def test_the_value_bot_leaves_the_kinds_it_does_not_value_to_the_heuristic(trained, box):
