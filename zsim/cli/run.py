@@ -12,7 +12,6 @@ import click
 from zsim.cli.batches import PRECISION
 from zsim.options import OptionError
 from zsim.runner import DEFAULT_EXPERIMENT, ExperimentError, load_experiment
-from zsim.runner.backends import BackendError, start_workers, stop_workers
 from zsim.variants import parse as parse_variants
 
 if TYPE_CHECKING:
@@ -35,8 +34,9 @@ EXIT_TERMINATED = 143  # 128 + SIGTERM, as a shell reports a process ended by it
               help="How the lineup is seated in each game.")
 @click.option("--seed", type=click.IntRange(min=0), help="Master seed.")
 @click.option("--jobs", "-j", type=int,
-              help="Processes playing: this one and JOBS - 1 workers (-1 = all cores).")
-@click.option("--backend", type=click.Choice(["loky", "dask"]), help="Where chunks run.")
+              help="Worker processes playing (-1 = all cores).")
+@click.option("--backend", type=click.Choice(["local", "dask"]),
+              help="Where chunks run: worker processes on this machine, or Dask.")
 @click.option("--scheduler", metavar="ADDRESS",
               help="Dask scheduler address (default: a LocalCluster).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
@@ -106,7 +106,6 @@ def command(experiment_file: Path | None, games: int | None, players: tuple[int,
         except (ExperimentError, OptionError) as error:
             raise click.ClickException(str(error)) from error
         given = _given_on_command_line(path, strategies, variants, experiment_variants)
-        start_workers(experiment.backend, experiment.jobs)  # they start while the runner loads
         for warning in experiment.design_warnings():
             click.echo(f"warning: {warning}", err=True)
         out = out or Path("runs") / f"{experiment.name}-{datetime.now():%Y%m%d-%H%M%S}"
@@ -114,7 +113,7 @@ def command(experiment_file: Path | None, games: int | None, players: tuple[int,
             click.echo(f"{experiment.games} games of {experiment.name} "
                        f"({', '.join(experiment.strategies)}; players "
                        f"{'/'.join(map(str, experiment.players))}) -> {out}", err=True)
-    # The runner is imported only now, while the workers start (zsim.runner.backends).
+    from zsim.runner.backends import BackendError
     from zsim.runner.batch import RunFailed, RunInterrupted, WorkerDied, resume_run, start_run
     from zsim.runner.lock import LockError
     from zsim.runner.writer import OutputError
@@ -126,7 +125,6 @@ def command(experiment_file: Path | None, games: int | None, players: tuple[int,
             report = start_run(experiment, out, source=str(path), given=given,
                                progress=progress)
     except (ExperimentError, OutputError, LockError, BackendError, OptionError) as error:
-        stop_workers(kill=True)  # refused before any game: exit without waiting for them
         raise click.ClickException(str(error)) from error
     except RunFailed as failed:
         raise click.ClickException(str(failed)) from failed

@@ -14,7 +14,6 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import BrokenExecutor
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from importlib import metadata
@@ -31,6 +30,7 @@ from zsim.runner import backends, chunkfile, lock, writer
 from zsim.runner.boxfiles import load_for_run
 from zsim.runner.experiment import Experiment, ExperimentError, parse_experiment
 from zsim.runner.limits import TimeLimits
+from zsim.runner.processes import WorkerLost
 from zsim.runner.provenance import play_digest
 from zsim.runner.summary import Summary, Tally, summarize
 from zsim.runner.worker import ChunkResult, RunContext, peak_rss_bytes
@@ -67,8 +67,8 @@ class WorkerDied(RunInterrupted):
     """A worker process died (killed, out of memory, crashed), which stopped the run; its
     directory can be resumed."""
 
-    def __init__(self, out: Path, finished: int, total: int, error: BrokenExecutor) -> None:
-        super().__init__(out, finished, total, f"a worker process died ({error})\nstopped")
+    def __init__(self, out: Path, finished: int, total: int, error: WorkerLost) -> None:
+        super().__init__(out, finished, total, f"{error}\nstopped")
 
 
 class RunFailed(Exception):
@@ -236,7 +236,7 @@ def _execute(out: Path, manifest: dict[str, Any], experiment: Experiment, contex
             raise RunInterrupted(out, _games_on_disk(out, bounds), experiment.games,
                                  "terminated (SIGTERM)" if terminated else "interrupted",
                                  terminated) from None
-        except BrokenExecutor as error:
+        except WorkerLost as error:
             _close_session(out, manifest, session, totals, clock, "interrupted")
             raise WorkerDied(out, _games_on_disk(out, bounds), experiment.games,
                              error) from error
@@ -387,13 +387,13 @@ def _context(experiment: Experiment, source: str, instances_given: Mapping[str, 
                                else resolve(name))
         except UnknownStrategy as error:
             raise ExperimentError(f"{where('strategies')}: key 'strategies': {error}") from None
-    if backends.ships_chunks(experiment.backend, experiment.jobs):
+    if backends.pickles_lineup(experiment.backend):
         for name, instance in instances.items():
             if (error := backends.pickling_error(instance)) is not None:
                 raise ExperimentError(
                     f"{where('strategies')}: key 'strategies': {name} cannot be sent to worker "
-                    f"processes ({type(error).__name__}: {error}); run it with --jobs 1, or "
-                    f"keep only picklable state in the bot")
+                    f"processes ({type(error).__name__}: {error}); run it with the local "
+                    f"backend, or keep only picklable state in the bot")
     options, schedule = experiment.options(), experiment.schedule()
     try:  # setting a game up checks the variants against this box and each player count
         for first in map(schedule.plan, range(len(experiment.players))):

@@ -52,7 +52,7 @@ class Experiment(BaseModel):
     box: str | None = None
     chunk_size: int = Field(50, ge=1)
     jobs: int = -1
-    backend: Literal["loky", "dask"] = "loky"
+    backend: Literal["local", "dask"] = "local"
     scheduler: str | None = None
     max_failures: int = Field(0, ge=0)
     decision_time_limit: float = Field(DEFAULT_DECISION_SECONDS, ge=0)  # seconds; 0 = none
@@ -100,6 +100,13 @@ class Experiment(BaseModel):
         except OptionError as error:
             raise ValueError(str(error)) from None
         return value
+
+    @field_validator("backend", mode="before")
+    @classmethod
+    def _old_backend_name(cls, value: Any) -> Any:
+        """``loky``, the name of the local backend when it ran on joblib's loky pool: in
+        experiment files and the run.json of runs started then."""
+        return "local" if value == "loky" else value
 
     @field_validator("jobs")
     @classmethod
