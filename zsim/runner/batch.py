@@ -116,6 +116,7 @@ def start_run(experiment: Experiment, out: Path, *, source: str = "experiment",
 def _start(out: Path, experiment: Experiment, context: RunContext, source: str,
            progress: bool) -> RunReport:
     manifest = {
+        "format": writer.RUN_FORMAT,
         "run_id": context.run_id,
         "status": "running",
         "experiment": experiment.model_dump(),
@@ -163,6 +164,10 @@ def resume_run(out: Path, *, jobs: int | None = None, backend: str | None = None
         raise ExperimentError(f"{out}: no {writer.RUN_JSON}, so not a zsim run directory")
     with lock.acquire(out):
         manifest = writer.read_json(path)
+        if manifest.get("format", writer.RUN_FORMAT) != writer.RUN_FORMAT:
+            raise ExperimentError(f"{path}: format {manifest['format']!r}, not the "
+                                  f"{writer.RUN_FORMAT} this zsim reads: another version of "
+                                  f"zsim wrote it")
         experiment = parse_experiment(manifest["experiment"], str(path)).with_overrides(
             source="--resume options", **changes)
         context = _context(experiment, str(path), strategies)

@@ -24,6 +24,9 @@ from zsim.runner import chunkfile, lock, tables
 from zsim.runner.chunkfile import CHUNKS, atomic_write, sync_dir
 
 RUN_JSON = "run.json"
+# The layout of run.json and of the tables beside it; one that reads another refuses it. Runs
+# written before run.json recorded it have this layout.
+RUN_FORMAT = 1
 FAILURES = "failures.jsonl"
 # Chunks are merged into row groups of about this size: large enough for fast writes, good
 # compression and little file metadata, small enough to keep consolidation's memory flat.
