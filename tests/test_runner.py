@@ -49,8 +49,8 @@ from zsim.runner import (
 )
 from zsim.runner.batch import RunInterrupted, WorkerDied, _context, resume_run, start_run
 from zsim.runner.boxfiles import load_for_run
+from zsim.runner.columns import BASE, TABLES, TIMING_COLUMNS
 from zsim.runner.summary import summarize
-from zsim.runner.tables import BASE, TABLES, TIMING_COLUMNS
 from zsim.state import NO_ONE
 from zsim.stats import wilson_interval
 from zsim.strategies import registry

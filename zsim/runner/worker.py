@@ -29,8 +29,9 @@ from zsim.decisions import IllegalChoice
 from zsim.game import RECORD_FIELDS, Game, GameResult
 from zsim.invariants import violations
 from zsim.options import GameOptions
-from zsim.runner import chunkfile, limits, recorders, tables
+from zsim.runner import chunkfile, limits, recorders
 from zsim.runner.boxfiles import unpack_box
+from zsim.runner.columns import TABLES, Columns
 from zsim.runner.limits import Overrun, TimeLimitExceeded, TimeLimits
 from zsim.runner.seeds import GamePlan, Schedule
 
@@ -74,7 +75,7 @@ def play_chunk(context: RunContext, index: int, start: int, stop: int,
     of the chunk that the run's process ended from outside (a worker killed over a time limit,
     ``zsim.runner.processes``): they are recorded as failed, not played again."""
     box = unpack_box(context.box_blob, context.box_digest)
-    columns = {name: tables.Columns(name, RECORD_FIELDS.get(name)) for name in tables.TABLES}
+    columns = {name: Columns(name, RECORD_FIELDS.get(name)) for name in TABLES}
     failures: list[dict[str, Any]] = []
     decisions = 0
     engine_seconds = 0.0
@@ -148,7 +149,7 @@ def play_to_disk(context: RunContext, out: Path, index: int, start: int, stop: i
     return replace(chunk, files={})
 
 
-def _add_rows(columns: dict[str, tables.Columns], ids: dict[str, Any], plan: GamePlan,
+def _add_rows(columns: dict[str, Columns], ids: dict[str, Any], plan: GamePlan,
               result: GameResult, seconds: float) -> None:
     """A finished game's rows; player and game rows carry its setup, so that a player row can
     be analysed alone."""
