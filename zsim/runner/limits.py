@@ -36,7 +36,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import FrameType
@@ -121,13 +121,14 @@ class Overrun:
     seconds: float  # how long the game had been playing
 
 
-def overrun(beat: Beat, limits: TimeLimits, names: Sequence[str], now: float
-            ) -> Overrun | None:
-    """The game of ``beat`` if it is over a hard limit at ``now`` (``names``: its strategies by
-    seat), else None."""
+def overrun(beat: Beat, limits: TimeLimits, now: float,
+            names: Callable[[int], Sequence[str]]) -> Overrun | None:
+    """The game of ``beat`` if it is over a hard limit at ``now``, else None; ``names`` gives a
+    game's strategies by seat, for the message (asked only of a game over its limit)."""
     game = beat.game
-    if game < 0 or not limits.any:
+    if game < 0 or not limits.any or not _late(beat, limits, now):
         return None
+    names = names(game)
     seat = beat.seat if 0 <= beat.seat < len(names) else None
     kind = beat.kind.decode(errors="replace") if seat is not None else None
     who = f"strategy {names[seat]!r} (seat {seat})" if seat is not None else ""
@@ -147,6 +148,14 @@ def overrun(beat: Beat, limits: TimeLimits, names: Sequence[str], now: float
     else:
         return None
     return Overrun(game, seat, kind, reason, now - beat.started)
+
+
+def _late(beat: Beat, limits: TimeLimits, now: float) -> bool:
+    """Whether some hard limit is passed (the cheap test ``overrun`` makes first)."""
+    return ((limits.decision and beat.seat >= 0
+             and now - beat.since > limits.hard(limits.decision))
+            or (limits.game and now - beat.started > limits.hard(limits.game))
+            or now - beat.seen > limits.hard(limits.decision or limits.game))
 
 
 def asking(frame: FrameType | None) -> tuple[Game, Decision] | None:
@@ -193,8 +202,9 @@ class _Watchdog:
 
     @contextmanager
     def watching(self, limits: TimeLimits) -> Iterator[None]:
-        """Watch the games this thread plays meanwhile (``playing``) under ``limits``; in the
-        main thread, with the alarm handler installed."""
+        """Watch the games this thread plays meanwhile (``begin`` to ``end``) under ``limits``;
+        in the main thread, with the alarm handler installed (again, should a strategy of the
+        last chunk have replaced it)."""
         if not limits.any:
             yield
             return
@@ -206,6 +216,7 @@ class _Watchdog:
                 self._thread = threading.Thread(target=self._watch, name="zsim-time-limits",
                                                 daemon=True)
                 self._thread.start()
+        self._wake.set()
         try:
             yield
         finally:
@@ -215,15 +226,12 @@ class _Watchdog:
             if main:
                 signal.signal(signal.SIGALRM, previous)
 
-    @contextmanager
-    def playing(self, game: Game, names: Sequence[str], index: int = -1) -> Iterator[None]:
-        """Watch ``game`` (number ``index`` of its run) while it is played in this thread, inside
-        ``watching``; ``names`` are its strategies by seat, for the messages."""
-        if not self._limits.any or self._ident != threading.get_ident():
-            yield
+    def begin(self, game: Game, names: Sequence[str], index: int = -1) -> None:
+        """Watch ``game`` (number ``index`` of its run), played in this thread inside
+        ``watching``, until ``end``; ``names`` are its strategies by seat, for the messages.
+        Called for every game, so it does as little as it can: a few assignments."""
+        if self._ident != threading.get_ident():
             return
-        if self._main and signal.getsignal(signal.SIGALRM) is not self._handler:
-            signal.signal(signal.SIGALRM, self._handler)  # a strategy replaced it last game
         now = time.monotonic()
         with self._lock:
             self._game, self._names = game, names
@@ -232,27 +240,28 @@ class _Watchdog:
             if beat is not None:
                 beat.started = beat.since = beat.seen = now
                 beat.seat, beat.decisions, beat.game = -1, 0, index
-        self._wake.set()
-        try:
-            yield
-        finally:
-            with self._lock:
-                self._game = self._target = None
-                if beat is not None:
-                    beat.game = -1
+
+    def end(self) -> None:
+        """The game ``begin`` watches is over."""
+        if self._ident != threading.get_ident():
+            return
+        with self._lock:
+            self._game = self._target = None
+            if self._beat is not None:
+                self._beat.game = -1
 
     def _watch(self) -> None:
+        """Look at the game every period while a chunk is watched; sleep otherwise."""
         while True:
-            with self._lock:
-                game, period = self._game, self._limits.period if self._game else None
-            if game is None or period is None:
+            limits = self._limits
+            if not limits.any:
                 self._wake.wait()
                 self._wake.clear()
                 continue
-            time.sleep(period)
+            time.sleep(limits.period)
             with self._lock:
-                if self._game is game:
-                    self._check(game)
+                if self._game is not None:
+                    self._check(self._game)
 
     def _check(self, game: Game) -> None:
         """Stop the game if it or its current decision is over its limit (lock held)."""
@@ -314,5 +323,6 @@ class _Watchdog:
 _WATCHDOG = _Watchdog()
 os.register_at_fork(after_in_child=_WATCHDOG._fresh)
 watching = _WATCHDOG.watching
-playing = _WATCHDOG.playing
+begin = _WATCHDOG.begin
+end = _WATCHDOG.end
 publish = _WATCHDOG.publish

@@ -165,8 +165,7 @@ class _Crew:
             game = beat.game
             if not worker.tasks or not worker.tasks[0][1] <= game < worker.tasks[0][2]:
                 continue
-            names = self._context.schedule.plan(game).strategies
-            over = limits.overrun(beat, self._limits, names, now)
+            over = limits.overrun(beat, self._limits, now, self._names)
             if over is None:
                 continue
             self._read(worker)  # a chunk it finished meanwhile is kept
@@ -178,6 +177,9 @@ class _Crew:
             again = [(index, start, stop, {**ended, game: over}), *worker.tasks]
             self._queue.extendleft(reversed(again))
             self._crew[place] = self._start(worker.slot)
+
+    def _names(self, game: int) -> tuple[str, ...]:
+        return self._context.schedule.plan(game).strategies
 
     def stop(self, kill: bool) -> None:
         """End the workers: at once with ``kill``, else by asking and waiting (so that their

@@ -127,8 +127,11 @@ def _play(box: Box, context: RunContext, plan: GamePlan,
         game = Game(box, seated, plan.seed, context.options)
         for collector in recorded or ():
             collector.attach(game, plan)
-        with limits.playing(game, plan.strategies, plan.index):
+        limits.begin(game, plan.strategies, plan.index)
+        try:
             result = game.play()
+        finally:
+            limits.end()
         broken = violations(game.state, game.t)
         if broken:
             raise BrokenInvariant(f"game seed {plan.seed} ended with broken invariants: "
