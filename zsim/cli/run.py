@@ -52,6 +52,13 @@ EXIT_TERMINATED = 143  # 128 + SIGTERM, as a shell reports a process ended by it
 @click.option("--game-time-limit", type=click.FloatRange(min=0), metavar="SECONDS",
               help="Longest one game may take (0 = no limit; default 300); a game over it "
                    "fails.")
+@click.option("--isolate", "isolate", multiple=True, metavar="SPEC",
+              help="Play this strategy of the lineup in a process of its own, seeing only its "
+                   "seat's table, with --isolate-memory and the decision time limit "
+                   "(repeatable; for bots you do not trust).")
+@click.option("--isolate-memory", type=click.IntRange(min=16), metavar="MIB",
+              help="Memory an isolated strategy's process may take beyond what it starts "
+                   "with (default 1024).")
 @click.option("--resume", type=click.Path(file_okay=False, exists=True, path_type=Path),
               help="Finish the interrupted run in this directory.")
 @click.option("--solo", is_flag=True,
@@ -65,8 +72,8 @@ def command(experiment_file: Path | None, games: int | None, players: tuple[int,
             jobs: int | None, backend: str | None, scheduler: str | None, out: Path | None,
             variants: tuple[str, ...], chunk_size: int | None, max_failures: int | None,
             decision_time_limit: float | None, game_time_limit: float | None,
-            resume: Path | None, solo: bool, lisi_level: int, quiet: bool,
-            precision: float | None) -> None:
+            isolate: tuple[str, ...], isolate_memory: int | None, resume: Path | None,
+            solo: bool, lisi_level: int, quiet: bool, precision: float | None) -> None:
     """Run EXPERIMENT_FILE (default: configs/experiments/default.yaml).
 
     Options override the file. Exit status: 0 when done, 1 when more games failed than
@@ -75,7 +82,8 @@ def command(experiment_file: Path | None, games: int | None, players: tuple[int,
     """
     execution = {"jobs": jobs, "backend": backend, "scheduler": scheduler,
                  "max_failures": max_failures, "decision_time_limit": decision_time_limit,
-                 "game_time_limit": game_time_limit}
+                 "game_time_limit": game_time_limit, "isolate": list(isolate) or None,
+                 "isolate_memory": isolate_memory}
     if solo:
         if len(strategies) > 1 or players:
             raise click.UsageError("--solo plays one --strategy against Li Si on 2 seats")

@@ -26,9 +26,11 @@ from zsim import __version__
 from zsim.components import BoxError
 from zsim.game import Game, any_forks
 from zsim.options import OptionError
+from zsim.rules.lisi import LiSiSeat
 from zsim.runner import backends, chunkfile, lock, writer
 from zsim.runner.boxfiles import load_for_run
 from zsim.runner.experiment import Experiment, ExperimentError, parse_experiment
+from zsim.runner.isolate import Isolated
 from zsim.runner.limits import TimeLimits
 from zsim.runner.processes import WorkerLost
 from zsim.runner.provenance import play_digest
@@ -148,17 +150,19 @@ def chunk_size(experiment: Experiment, context: RunContext) -> int:
 def resume_run(out: Path, *, jobs: int | None = None, backend: str | None = None,
                scheduler: str | None = None, max_failures: int | None = None,
                decision_time_limit: float | None = None, game_time_limit: float | None = None,
+               isolate: list[str] | None = None, isolate_memory: int | None = None,
                strategies: Mapping[str, Strategy] | None = None,
                progress: bool = False) -> RunReport:
     """Finish the run in ``out``: play only the chunks not on disk yet, or whose file is
     damaged or belongs to another run.
 
     Only how the run executes may change (jobs, backend, scheduler, failures tolerated, time
-    limits), never what it plays.
+    limits, isolated strategies), never what it plays.
     """
     changes = {"jobs": jobs, "backend": backend, "scheduler": scheduler,
                "max_failures": max_failures, "decision_time_limit": decision_time_limit,
-               "game_time_limit": game_time_limit}
+               "game_time_limit": game_time_limit, "isolate": isolate,
+               "isolate_memory": isolate_memory}
     path = out / writer.RUN_JSON
     if not path.is_file():
         raise ExperimentError(f"{out}: no {writer.RUN_JSON}, so not a zsim run directory")
@@ -399,6 +403,10 @@ def _context(experiment: Experiment, source: str, instances_given: Mapping[str, 
                     f"{where('strategies')}: key 'strategies': {name} cannot be sent to worker "
                     f"processes ({type(error).__name__}: {error}); run it with the local "
                     f"backend, or keep only picklable state in the bot")
+    for name in experiment.isolate:
+        given_here = bool(instances_given and name in instances_given)
+        instances[name] = _isolated(instances[name], name, experiment, where("isolate"),
+                                    None if given_here else name)
     options, schedule = experiment.options(), experiment.schedule()
     try:  # setting a game up checks the variants against this box and each player count
         for first in map(schedule.plan, range(len(experiment.players))):
@@ -410,6 +418,17 @@ def _context(experiment: Experiment, source: str, instances_given: Mapping[str, 
                       limits=TimeLimits(experiment.decision_time_limit,
                                         experiment.game_time_limit),
                       record=tuple(experiment.record))
+
+
+def _isolated(instance: Strategy, name: str, experiment: Experiment, where: str,
+              spec: str | None) -> Isolated:
+    """``instance`` played in a process of its own; Li Si's seat (engine data, never asked)
+    and a search (it forks the game, which an isolated strategy has not) cannot be."""
+    if isinstance(instance, LiSiSeat) or getattr(instance, "forks", False):
+        what = "is Li Si's seat" if isinstance(instance, LiSiSeat) else \
+            "searches forks of the game, and an isolated strategy sees its table only"
+        raise ExperimentError(f"{where}: key 'isolate': {name} cannot be isolated: it {what}")
+    return Isolated(instance, experiment.isolate_memory, experiment.decision_time_limit, spec)
 
 
 def _versions() -> dict[str, str | None]:

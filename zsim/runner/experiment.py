@@ -19,6 +19,7 @@ from zsim.components import default_box_dir
 from zsim.design import CHECKED_GAMES, partial_block, seat_aliasing
 from zsim.options import GameOptions, OptionError
 from zsim.paths import configs_dir
+from zsim.runner.isolate import DEFAULT_MEMORY_MIB
 from zsim.runner.limits import DEFAULT_DECISION_SECONDS, DEFAULT_GAME_SECONDS
 from zsim.runner.seeds import Schedule
 from zsim.validation import describe, read_yaml
@@ -60,6 +61,10 @@ class Experiment(BaseModel):
     # extra tables recorded from every game (``zsim.runner.recorders``): what is played is the
     # same, but the run holds more, so a run that records is a run of its own (its run id)
     record: list[Literal["positions"]] = Field(default_factory=list)
+    # strategies of the lineup played each in a process of its own (``zsim.runner.isolate``),
+    # with this many MiB of memory beyond what the process starts with
+    isolate: list[str] = Field(default_factory=list)
+    isolate_memory: int = Field(DEFAULT_MEMORY_MIB, ge=16)  # MiB
 
     @field_validator("players", mode="before")
     @classmethod
@@ -121,6 +126,14 @@ class Experiment(BaseModel):
         if self.seats == "fixed" and len(self.strategies) > min(self.players):
             raise ValueError(f"seats 'fixed' seats the lineup as given, but it has "
                              f"{len(self.strategies)} strategies for {min(self.players)} players")
+        return self
+
+    @model_validator(mode="after")
+    def _isolated_in_lineup(self) -> Experiment:
+        for name in self.isolate:
+            if name not in self.strategies:
+                raise ValueError(f"isolate names {name!r}, which is not in the lineup "
+                                 f"({', '.join(self.strategies)})")
         return self
 
     # --- derived ---------------------------------------------------------------------------
