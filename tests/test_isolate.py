@@ -113,7 +113,8 @@ def test_an_isolated_bot_answering_an_option_it_added_fails_its_games(tmp_path, 
     failures = _failures(tmp_path / "run")
     assert failures and all(f["strategy"] == cheat and f["decision"] == "unlock"
                             for f in failures)
-    assert all("IllegalChoice" in f["error"] for f in failures)
+    assert all(f["error"].startswith("IsolatedStrategyError") and "answered ()" in f["error"]
+               and "not among the" in f["error"] for f in failures)
 
 
 def test_an_isolated_bot_finds_no_real_game_in_its_process(tmp_path, bots):

@@ -25,8 +25,9 @@ Limits: the child's address space is capped at what it inherited plus ``memory_m
 (``RLIMIT_AS``: a bot over it gets ``MemoryError``, or dies), and the answer must come within
 the run's decision time limit; otherwise the child is killed, the game fails naming the
 strategy and the decision (raised here, inside the strategy call, so the runner blames it),
-and the next decision starts a fresh child. The answer is checked by the engine against its
-own options like any other.
+and the next decision starts a fresh child. The child sends back the position of its answer
+among the options as they were offered, as JSON (the worker unpickles nothing from it, since
+unpickling can run code): an answer it was not offered (one it appended, say) fails the game.
 
 What isolation does not cover: the bot's module is imported, and its class built, in the
 run's processes, so code at import time runs there; isolate only bots whose file you can
@@ -38,6 +39,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import itertools
+import json
 import multiprocessing
 import os
 import random
@@ -47,7 +49,7 @@ from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any
 
 from zsim.decisions import Decision
-from zsim.game import Checkpoint, Game
+from zsim.game import Checkpoint, Game, as_offered
 from zsim.records import ResultRecorder
 
 if TYPE_CHECKING:
@@ -88,7 +90,7 @@ class Isolated:
         self._box: Box | None = None
 
     def __getstate__(self) -> dict[str, Any]:
-        """Sent to a worker process without its child, which that worker forks anew."""
+        """Sent to a worker process without its child, which that worker starts anew."""
         return {**self.__dict__, "_child": None, "_conn": None, "_owner": 0, "_box": None}
 
     def choose(self, view: PlayerView, decision: Decision) -> Any:
@@ -111,21 +113,26 @@ class Isolated:
                     f"isolated strategy {self.name!r} gave no answer to a {decision.kind!r} "
                     f"decision within {self.seconds:g} s (the decision time limit); its "
                     f"process was killed")
-            status, answer, rng = self._conn.recv()
-        except (EOFError, OSError) as error:
+            status, answer, rng = _reply(self._conn.recv_bytes())
+        except (EOFError, OSError, ValueError) as error:
             self._stop()
             raise IsolatedStrategyError(
                 f"the process of isolated strategy {self.name!r} died over a "
-                f"{decision.kind!r} decision (memory limit {self.memory_mib} MiB?): "
-                f"{type(error).__name__}") from None
+                f"{decision.kind!r} decision (memory limit {self.memory_mib} MiB?), or its "
+                f"reply was not one: {type(error).__name__}") from None
         except BaseException:
             self._stop()  # it may still be busy with this question: never read its answer
             raise
         if status != "ok":
             raise IsolatedStrategyError(f"isolated strategy {self.name!r} failed over a "
                                         f"{decision.kind!r} decision: {answer}")
+        options = decision.options
+        if not (type(answer) is int and 0 <= answer < len(options)):
+            raise IsolatedStrategyError(
+                f"isolated strategy {self.name!r} answered {rng}, which is not among the "
+                f"{len(options)} options of its {decision.kind!r} decision")
         view.rng.setstate(rng)
-        return answer
+        return options[answer]
 
     def _start(self, box: Box) -> None:
         """A fresh interpreter (not a fork: a fork would hold the worker's memory, with the
@@ -143,8 +150,8 @@ class Isolated:
             if not ours.poll(START_SECONDS):
                 raise IsolatedStrategyError(f"the process of isolated strategy {self.name!r} "
                                             f"did not start within {START_SECONDS:g} s")
-            status, error = ours.recv()
-        except (EOFError, OSError):
+            status, error, _ = _reply(ours.recv_bytes())
+        except (EOFError, OSError, ValueError):
             status, error = "error", "its process died as it started"
         except BaseException:
             self._stop()
@@ -178,9 +185,9 @@ def _serve(conn: Connection, strategy: Strategy | str, box: Box, memory_mib: int
             strategy = resolve(strategy)
         _cap_memory(memory_mib)
     except Exception as error:
-        conn.send(("error", f"{type(error).__name__}: {error}"))
+        _send(conn, "error", f"{type(error).__name__}: {error}")
         return
-    conn.send(("ready", None))
+    _send(conn, "ready")
     games: dict[tuple[int, int], Game] = {}
     while True:
         try:
@@ -192,13 +199,34 @@ def _serve(conn: Connection, strategy: Strategy | str, box: Box, memory_mib: int
             view = game.views[seat]
             view.rng.setstate(rng)
             kind, asked_seat, offered, context = asked
+            count = len(offered)  # what was offered, before the strategy could add any
             answer = strategy.choose(view, Decision(kind, asked_seat, offered, context))
-            reply = ("ok", answer, view.rng.getstate())
+            index = next((i for i, option in enumerate(offered[:count])
+                          if as_offered(answer, [option]) is option), None)
+            if index is None:
+                _send(conn, "ok", -1, repr(answer)[:200])
+            else:
+                _send(conn, "ok", index, view.rng.getstate())
         except MemoryError:
-            reply = ("error", f"MemoryError: over its {memory_mib} MiB", None)
+            _send(conn, "error", f"MemoryError: over its {memory_mib} MiB")
         except Exception as error:  # the strategy's: reported, and the child goes on
-            reply = ("error", f"{type(error).__name__}: {error}", None)
-        conn.send(reply)
+            _send(conn, "error", f"{type(error).__name__}: {error}")
+
+
+def _send(conn: Connection, status: str, answer: Any = None, rng: Any = None) -> None:
+    """A reply as JSON: the worker never unpickles what the strategy's process sends, which
+    could run code in the worker."""
+    conn.send_bytes(json.dumps([status, answer, rng]).encode())
+
+
+def _reply(data: bytes) -> tuple[str, Any, Any]:
+    """(status, answer, RNG state) of a reply: the answer is the index of the option chosen
+    (or an error's text), the RNG state a tuple again (``random.Random.setstate`` wants one);
+    with answer -1, the third is what the strategy answered instead, as text."""
+    status, answer, rng = json.loads(data)
+    if isinstance(rng, list):
+        rng = tuple(tuple(part) if isinstance(part, list) else part for part in rng)
+    return str(status), answer, rng
 
 
 def _die_with_parent() -> None:
