@@ -9,6 +9,8 @@ its own games, naming it, while the run goes on.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -159,3 +161,21 @@ def test_an_experiment_naming_an_isolated_bot_outside_its_lineup_is_refused():
     with pytest.raises(ExperimentError, match=r"^exp.yaml: .*isolate names 'x', which is not in "
                                               r"the lineup \(random\)"):
         parse_experiment({"strategies": ["random"], "isolate": ["x"]}, "exp.yaml")
+
+
+def test_isolation_works_from_a_script_without_a_main_guard(tmp_path):
+    """The isolated process is a fresh interpreter that never runs the caller's script again
+    (as multiprocessing's spawn would, failing in a script with no ``__main__`` guard)."""
+    script = tmp_path / "script.py"
+    script.write_text(
+        "from pathlib import Path\n"
+        "from zsim.runner import Experiment\n"
+        "from zsim.runner.batch import start_run\n"
+        "report = start_run(Experiment(games=2, players=[2], strategies=['greedy', 'random'], "
+        f"isolate=['greedy'], jobs=1), Path({str(tmp_path / 'run')!r}))\n"
+        "print('played', report.played)\n")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          cwd=tmp_path, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "played 2" in done.stdout
+    assert not _failures(tmp_path / "run")

@@ -40,11 +40,13 @@ import contextlib
 import ctypes
 import itertools
 import json
-import multiprocessing
 import os
 import random
 import resource
 import signal
+import socket
+import subprocess
+import sys
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any
 
@@ -84,7 +86,7 @@ class Isolated:
         self.description = getattr(inner, "description", "")
         self.memory_mib = memory_mib
         self.seconds = seconds  # the most an answer may take; 0: no limit
-        self._child: multiprocessing.process.BaseProcess | None = None
+        self._child: subprocess.Popen[bytes] | None = None
         self._conn: Connection | None = None
         self._owner = 0  # the pid that started the child (a forked worker starts its own)
         self._box: Box | None = None
@@ -136,21 +138,24 @@ class Isolated:
 
     def _start(self, box: Box) -> None:
         """A fresh interpreter (not a fork: a fork would hold the worker's memory, with the
-        game being played, and the run's seeds), which builds the strategy again and says
-        when it is ready, so that its start counts in no decision's time."""
+        game being played, and the run's seeds; nor multiprocessing's spawn, which runs the
+        caller's main script again), which builds the strategy again and says when it is
+        ready, so that its start counts in no decision's time."""
         self._stop()
-        ours, theirs = multiprocessing.Pipe()
-        child = multiprocessing.get_context("spawn").Process(
-            target=_serve, args=(theirs, self.spec or self.isolated, box, self.memory_mib),
-            name=f"zsim-isolated-{self.name}", daemon=True)
-        child.start()
-        theirs.close()
-        self._child, self._conn, self._owner, self._box = child, ours, os.getpid(), box
-        try:
-            if not ours.poll(START_SECONDS):
+        ours, theirs = socket.socketpair()
+        with theirs:
+            child = subprocess.Popen(
+                [sys.executable, "-c", f"from zsim.runner.isolate import serve; "
+                                       f"serve({theirs.fileno()})"],
+                pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL)
+        conn = Connection(ours.detach())
+        self._child, self._conn, self._owner, self._box = child, conn, os.getpid(), box
+        try:  # what it plays, pickled: from the worker to it, never the other way
+            conn.send((self.spec or self.isolated, box, self.memory_mib))
+            if not conn.poll(START_SECONDS):
                 raise IsolatedStrategyError(f"the process of isolated strategy {self.name!r} "
                                             f"did not start within {START_SECONDS:g} s")
-            status, error, _ = _reply(ours.recv_bytes())
+            status, error, _ = _reply(conn.recv_bytes())
         except (EOFError, OSError, ValueError):
             status, error = "error", "its process died as it started"
         except BaseException:
@@ -164,22 +169,25 @@ class Isolated:
     def _stop(self) -> None:
         if self._child is not None and self._owner == os.getpid():
             self._child.kill()
-            self._child.join(5)
+            self._child.wait(5)
         if self._conn is not None:
             self._conn.close()
         self._child = self._conn = self._box = None
 
     def close(self) -> None:
-        """End the child process (it also ends with the process that forked it)."""
+        """End the child process (it also ends with the worker that started it)."""
         self._stop()
 
 
-def _serve(conn: Connection, strategy: Strategy | str, box: Box, memory_mib: int) -> None:
-    """The child: build the strategy, then answer each question sent until the pipe closes
-    (the worker that started it ended, or killed it)."""
+def serve(fd: int) -> None:
+    """The child, talking through the socket ``fd``: build the strategy it is sent, then
+    answer each question sent until the socket closes (the worker that started it ended, or
+    killed it)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the run's to handle
     _die_with_parent()
+    conn = Connection(fd)
     try:
+        strategy, box, memory_mib = conn.recv()
         if isinstance(strategy, str):
             from zsim.strategies.registry import resolve
             strategy = resolve(strategy)
