@@ -43,6 +43,9 @@ EXIT_TERMINATED = 143  # 128 + SIGTERM, as a shell reports a process ended by it
               help="Output directory, new or empty (default: runs/NAME-TIMESTAMP).")
 @click.option("--variant", "variants", multiple=True, metavar="KEY=VALUE",
               help="Rule variant, repeatable; added to the experiment's variants.")
+@click.option("--box", "box", type=click.Path(file_okay=False, exists=True, resolve_path=True),
+              metavar="DIR", help="A component box of your own (default: the experiment's "
+              "box:, or the built-in one; `zsim components export DIR` writes it out).")
 @click.option("--chunk-size", type=click.IntRange(min=1), help="Games per chunk.")
 @click.option("--max-failures", type=click.IntRange(min=0),
               help="Failed games tolerated before the exit status is 1.")
@@ -70,7 +73,8 @@ EXIT_TERMINATED = 143  # 128 + SIGTERM, as a shell reports a process ended by it
 def command(experiment_file: Path | None, games: int | None, players: tuple[int, ...],
             strategies: tuple[str, ...], seats: str | None, seed: int | None,
             jobs: int | None, backend: str | None, scheduler: str | None, out: Path | None,
-            variants: tuple[str, ...], chunk_size: int | None, max_failures: int | None,
+            variants: tuple[str, ...], box: str | None, chunk_size: int | None,
+            max_failures: int | None,
             decision_time_limit: float | None, game_time_limit: float | None,
             isolate: tuple[str, ...], isolate_memory: int | None, resume: Path | None,
             solo: bool, lisi_level: int, quiet: bool, precision: float | None) -> None:
@@ -95,7 +99,8 @@ def command(experiment_file: Path | None, games: int | None, players: tuple[int,
         what = [name for name, value in (
             ("EXPERIMENT_FILE", experiment_file), ("--games", games), ("--players", players),
             ("--strategy", strategies), ("--seats", seats), ("--seed", seed),
-            ("--out", out), ("--variant", variants), ("--chunk-size", chunk_size)) if value]
+            ("--out", out), ("--variant", variants), ("--box", box),
+            ("--chunk-size", chunk_size)) if value]
         if what:
             raise click.UsageError(f"--resume finishes a run as it was started; "
                                    f"{', '.join(what)} cannot change it")
@@ -107,7 +112,7 @@ def command(experiment_file: Path | None, games: int | None, players: tuple[int,
             experiment = experiment.with_overrides(
                 games=games, players=list(players) or None,
                 strategies=list(strategies) or None, seats=seats, seed=seed,
-                chunk_size=chunk_size,
+                chunk_size=chunk_size, box=box,
                 variants=[*(f"{k}={v}" for k, v in experiment.variants.items()),
                           *parse_variants(variants).as_strings()] if variants else None,
                 **execution)
