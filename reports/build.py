@@ -34,7 +34,7 @@ from zsim.reports import (
 )
 from zsim.reports.common import STYLE
 from zsim.reports.html import render
-from zsim.reports.loader import RunData, load_runs
+from zsim.reports.loader import RunData, RunDirError, load_runs
 from zsim.reports.model import Section
 
 #: The analysis sections in page order: each module's ``section(data)`` builds one (or returns
@@ -105,6 +105,9 @@ def build_report(run_dirs: list[Path], out: Path,
                  after_findings: AfterFindings | None = None) -> BuiltReport:
     """Write the report of ``run_dirs`` (pooled) into ``out``."""
     data = load_runs(run_dirs)
+    if data.finished.empty:
+        raise RunDirError(f"{', '.join(map(str, run_dirs))}: no game finished ({len(data.games)} "
+                          f"failed: see failures.jsonl), so there is nothing to report")
     _prepare(out)
     with matplotlib.rc_context(STYLE):
         sections = build_sections(data, after_findings)

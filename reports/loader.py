@@ -17,6 +17,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from zsim.runner.writer import RUN_FORMAT
+
 REQUIRED: dict[str, set[str]] = {
     "players": {"run_id", "game", "seed", "n_players", "seat", "strategy", "vp_total", "rank",
                 "winner", "win_share"},
@@ -117,6 +119,12 @@ def _read_manifest(run: Path) -> dict[str, Any]:
         raise RunDirError(f"{path}: cannot be read ({error})") from None
     if not isinstance(manifest, dict):
         raise RunDirError(f"{path}: expected a JSON object")
+    if manifest.get("format", RUN_FORMAT) != RUN_FORMAT:
+        raise RunDirError(f"{path}: format {manifest['format']!r}, not the {RUN_FORMAT} this "
+                          f"zsim reads: another version of zsim wrote it")
+    missing = [key for key in ("run_id", "experiment", "status") if key not in manifest]
+    if missing:
+        raise RunDirError(f"{path}: not the run.json of a zsim run (no {', '.join(missing)})")
     status = manifest.get("status")
     if status != "complete":
         raise RunDirError(f"{run}: the run is not finished (status {status!r}); finish it "
@@ -139,6 +147,8 @@ def _read_failures(run: Path) -> list[dict[str, Any]]:
 
 
 def _load_one(run: Path) -> tuple[RunInfo, dict[str, pd.DataFrame]]:
+    if run.exists() and not run.is_dir():
+        raise RunDirError(f"{run}: a file, not a run directory (the directory zsim run wrote)")
     if not run.is_dir():
         raise RunDirError(f"{run}: no such run directory")
     manifest = _read_manifest(run)
@@ -217,6 +227,8 @@ def _components(runs: list[RunInfo]) -> tuple[dict[str, str], dict[str, str],
 
 
 def _with_lineups(players: pd.DataFrame) -> pd.DataFrame:
+    if players.empty:  # no game finished: the columns, with no rows
+        return players.assign(lineup=pd.Series(dtype=object), stratum=pd.Series(dtype=object))
     lineup = players.groupby("game_key")["strategy"].transform(
         lambda s: " + ".join(sorted(s)))
     players = players.assign(lineup=lineup, stratum=players["strategy"] + " in " + lineup)

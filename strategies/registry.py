@@ -306,8 +306,9 @@ def _signature(factory: Factory) -> tuple[list[str], bool]:
 def available() -> dict[str, str]:
     """Name -> one-line description of every strategy that can be named by a bare name."""
     found = {name: cls.description for name, cls in BUILT_IN.items()}
-    found.update({f"lisi-{level}": f"{LiSiSeat.description}: level {level} (2 seats only)"
-                  for level in LISI_LEVELS})
+    # an instance's: on the compiled class the attribute is a descriptor, not the text
+    found.update({f"lisi-{level}": f"{LiSiSeat(level).description}: level {level} (2 seats "
+                                   f"only)" for level in LISI_LEVELS})
     if BOTS_DIR.is_dir():
         for path in sorted(BOTS_DIR.glob("*.yaml")):
             try:

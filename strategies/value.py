@@ -1,21 +1,31 @@
-"""One ply on a learned value model: every option tried on a fork, the position after it valued.
+"""One ply on a learned value model: the heuristic's few favourite turns tried on a fork, the
+position after each valued, the best played.
 
-At every question of every kind, the bot deals ``samples`` forks of the game from its own view
-(``view.fork``: the cards it cannot see redealt at random, so it never sees a hidden card), and on
-each applies every option (the same deals for every option) and plays on until the move is
-complete: the questions that follow it for the same seat (the Court action's sub-questions, the
-abilities it fires) are answered by the heuristic, and the fork stops at the next question of
-another seat or the next turn question. Valued any earlier, an option whose worth comes in its
-sub-questions (recruiting, then choosing whom) would be valued before it paid anything back.
-Its own view of the fork there is encoded
+At a turn question (by default; ``kinds``), the bot deals ``samples`` forks of the game from its
+own view (``view.fork``: the cards it cannot see redealt at random, so it never sees a hidden
+card), and on each applies each of the heuristic's ``width`` favourite options (the same deals
+for every option) and plays on until the move is complete: the questions that follow it for the
+same seat (the Court action's sub-questions, the abilities it fires) are answered by the
+heuristic, and the fork stops at the next question of another seat or the next turn question.
+Valued any earlier, an option whose worth comes in its sub-questions (recruiting, then choosing
+whom) would be valued before it paid anything back. Its own view of the fork there is encoded
 (``zsim.learn.features.inputs``: its observation and the end-game scores as they stand) and
-valued by the model (``zsim.learn.model``), all the
-options of a deal in one batch; a fork that reaches the end of the game counts its final result
-instead. The best mean wins; among equals, the first offered. ``target`` says what is
-maximised: the expected final ``margin`` in VP (the default) or the chance to ``win``.
+valued by the model (``zsim.learn.model``), all the options of a deal in one batch; a fork that
+reaches the end of the game counts its final result instead. The best mean wins; among equals,
+the heuristic's favourite. ``target`` says what is maximised: the expected final ``margin`` in
+VP (the default) or the chance to ``win``.
 
-``width`` > 0 tries only the heuristic's ``width`` favourite options (the heuristic extends it,
-with ``greedy``'s weights unless given others), which is cheaper where a turn offers dozens.
+Why so narrow, by measurement (docs/strategies.md): the model is fitted on the heuristics'
+games, so it values what goes with winning there, not what a resource is worth when spent. Asked
+every question, the bot refused rewards and stopped unlocking (paying tokens, which winners of
+those games hold many of, looks like a loss) and lost every game to ``greedy``; asked the turns
+only but among every option, it chose by the model's errors among dozens of options. Among the
+heuristic's three favourite turns, where the heuristic is unsure (its favourites are usually
+within a VP or two of each other), the model's judgement adds to it.
+
+``kinds``: ``turn`` (the default), ``every`` (every question of every kind), or as for ``mcts``
+(``all``, or some kinds by name, comma-separated); the others are answered by the heuristic
+(the one it extends, ``greedy``'s weights unless given others). ``width`` 0 tries every option.
 Deterministic given the game seed: the deals come from the view's RNG.
 """
 
@@ -30,6 +40,7 @@ from zsim.decisions import Decision
 from zsim.rules import scoring
 from zsim.strategies.base import Strategy
 from zsim.strategies.heuristic import HeuristicStrategy
+from zsim.strategies.mcts import searched_kinds
 from zsim.strategies.search import margin, preferred
 from zsim.view import PlayerView
 
@@ -38,13 +49,13 @@ TARGETS = ("margin", "win")
 
 class ValueStrategy(HeuristicStrategy):
     name = "value"
-    description = ("one ply on the learned value model: every option of every question tried "
-                   "on a fork and valued (parameters: model, samples, width, target "
-                   "margin|win, and heuristic weights)")
+    description = ("one ply on the learned value model: the heuristic's few favourite turns "
+                   "tried on a fork and valued (parameters: model, samples, width, kinds, "
+                   "target margin|win, and heuristic weights)")
     forks = True  # the engine keeps the snapshots a fork needs
 
-    def __init__(self, model: str = "", samples: int = 1, width: int = 0,
-                 target: str = "margin", **weights: float) -> None:
+    def __init__(self, model: str = "", samples: int = 1, width: int = 3,
+                 target: str = "margin", kinds: str = "turn", **weights: float) -> None:
         if samples < 1:
             raise ValueError(f"samples={samples}: expected at least 1")
         if width < 0:
@@ -55,11 +66,14 @@ class ValueStrategy(HeuristicStrategy):
             from zsim.learn.model import load
 
             load(model)
+        valued = None if kinds == "every" else searched_kinds(kinds)
         super().__init__(**weights)
         self.model, self.samples, self.width = str(model), int(samples), int(width)
-        self.target = target
+        self.target, self.kinds, self.valued = target, kinds, valued
 
     def choose(self, view: PlayerView, decision: Decision) -> Any:
+        if self.valued is not None and decision.kind not in self.valued:
+            return super().choose(view, decision)
         from zsim.learn.features import inputs
         from zsim.learn.model import view_model
 
@@ -67,6 +81,8 @@ class ValueStrategy(HeuristicStrategy):
         judge = HeuristicStrategy(**self.params)
         options = preferred(judge, view, decision, self.width) if self.width else \
             decision.options
+        if len(options) == 1:  # nothing to compare: no deal
+            return options[0]
         column = 0 if self.target == "margin" else 1
         seat = view.seat
         totals = np.zeros(len(options))

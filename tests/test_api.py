@@ -104,3 +104,19 @@ def test_play_keeps_the_game_its_score_sheet_and_steps():
     assert solo.scores["strategy"].tolist() == ["basic", "lisi-2"]
     with pytest.raises(LineupError, match="3 strategies for 2 players"):
         api.play(["random"] * 3, players=2)
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda: api.run(123), TypeError, r"^experiment: expected an experiment file"),
+    (lambda: api.play(seed="x"), TypeError, r"^seed: expected an integer, not str 'x'"),
+    (lambda: api.play(players="3"), TypeError, r"^players: expected an integer"),
+])
+def test_arguments_of_the_wrong_type_name_the_parameter(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_load_of_a_file_says_it_is_no_run_directory(tmp_path):
+    (tmp_path / "run.json").write_text("{}")
+    with pytest.raises(api.RunDirError, match=r"run\.json: a file, not a run directory"):
+        api.load(tmp_path / "run.json")

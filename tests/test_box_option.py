@@ -86,3 +86,14 @@ def test_a_broken_box_is_one_line_naming_its_file(box, tmp_path):
                                        str(tmp_path / "out")])
     assert result.exit_code == 1
     assert "board.yaml" in result.output and "Traceback" not in result.output
+
+
+def test_run_plays_the_given_box_and_resume_refuses_another(box, tmp_path):
+    out = tmp_path / "run"
+    result = CliRunner().invoke(main, ["run", "--games", "4", "-n", "2", "-s", "greedy", "-s",
+                                       "random", "--jobs", "1", "--quiet", "--box", str(box),
+                                       "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    played_with(out, 9, box)
+    again = CliRunner().invoke(main, ["run", "--resume", str(out), "--box", str(box)])
+    assert again.exit_code == 2 and "--box cannot change it" in again.output

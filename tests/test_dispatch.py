@@ -1,108 +1,102 @@
-"""How a run's chunks are shared between the runner's own thread and a pool of workers.
+"""How a run's chunks are shared between its worker processes (``zsim.runner.processes``).
 
-``backends._shared`` works with any ``concurrent.futures`` executor, so a thread pool stands in
-for loky's processes here; the runner's tests cover the real pool end to end.
+The workers are forks of this process, so a stand-in for ``worker.play_to_disk`` patched in
+here is what they run: these tests see the hand-out alone, without games. The runner's tests
+cover real chunks end to end.
 """
 
 from __future__ import annotations
 
-import threading
+import os
 import time
-from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from zsim.runner.backends import _Handout, _shared
+from zsim.runner import processes, worker
+from zsim.runner.limits import TimeLimits
 
 PENDING = [(index, 10 * index, 10 * index + 10) for index in range(30)]
 
 
-def _player(played: list[tuple[int, str]], then=None):
-    """A stand-in for playing a chunk: notes which thread played which chunk."""
+@dataclass
+class Played:
+    """What the stand-in sends back: the chunk, and the process that played it."""
 
-    def play(index: int, start: int, stop: int) -> int:
-        time.sleep(0.002)
-        played.append((index, threading.current_thread().name))
-        if then is not None:
-            then(index)
-        return index
-
-    return play
+    index: int
+    pid: int
 
 
-def test_each_chunk_is_played_once_and_both_sides_play():
-    played: list[tuple[int, str]] = []
-    with ThreadPoolExecutor(1, thread_name_prefix="pool") as pool:
-        results = list(_shared(PENDING, _player(played), pool, workers=1))
-    assert sorted(results) == list(range(30))
-    assert sorted(index for index, _ in played) == list(range(30))
-    players = {name.startswith("pool") for _, name in played}
-    assert players == {True, False}  # the pool and this thread each played some
+def stand_in(log: Path, fail: int | None = None, die: int | None = None):
+    """A ``play_to_disk`` that notes each chunk it starts in ``log`` and plays in 2 ms."""
 
-
-def test_chunks_a_pool_refuses_are_played_here():
-    played: list[tuple[int, str]] = []
-    pool = ThreadPoolExecutor(1, thread_name_prefix="pool")
-
-    def shut_after_two(index: int) -> None:
-        if sum(name.startswith("pool") for _, name in played) == 2:
-            pool.shutdown(wait=False)  # from now on submit raises
-
-    results = list(_shared(PENDING, _player(played, shut_after_two), pool, workers=1))
-    pool.shutdown(wait=True)
-    assert sorted(results) == list(range(30))
-    assert sorted(index for index, _ in played) == list(range(30))
-    # the chunk it already held when it was shut down, at most, and no more
-    assert sum(name.startswith("pool") for _, name in played) in (2, 3)
-
-
-@pytest.mark.parametrize("failing", ["pool", "MainThread"])
-def test_a_failed_chunk_stops_the_run_with_its_error(failing):
-    played: list[tuple[int, str]] = []
-
-    def fail_in(index: int) -> None:
-        if threading.current_thread().name.startswith(failing):
+    def play_to_disk(context, out, index, start, stop, ended=None):
+        with log.open("a") as file:
+            file.write(f"{index}\n")
+        if index == fail:
             raise ValueError(f"chunk {index} failed")
+        if index == die:
+            os._exit(3)
+        time.sleep(0.002)
+        return Played(index, os.getpid())
 
-    pool = ThreadPoolExecutor(1, thread_name_prefix="pool")
-    with pytest.raises(ValueError, match="failed"):
-        list(_shared(PENDING, _player(played, fail_in), pool, workers=1))
-    time.sleep(0.2)  # long enough for a pool still being handed chunks to play them all
-    pool.shutdown(wait=True)
-    assert len(played) < len(PENDING)  # nothing was handed out after the failure
-
-
-def test_without_a_pool_this_thread_plays_everything_in_order():
-    played: list[tuple[int, str]] = []
-    assert list(_shared(PENDING, _player(played), None, workers=1)) == list(range(30))
+    return play_to_disk
 
 
-class _Holding(Executor):
-    """An executor whose chunks are done only when the test says so."""
+CONTEXT = SimpleNamespace(limits=TimeLimits(0, 0))
+
+
+def test_each_chunk_is_played_once_by_the_workers_and_none_by_this_process(tmp_path,
+                                                                          monkeypatch):
+    monkeypatch.setattr(worker, "play_to_disk", stand_in(tmp_path / "log"))
+    results = list(processes.play(CONTEXT, tmp_path, PENDING, workers=2))
+    assert sorted(r.index for r in results) == list(range(30))
+    assert sorted(map(int, (tmp_path / "log").read_text().split())) == list(range(30))
+    players = {r.pid for r in results}
+    assert len(players) == 2 and os.getpid() not in players
+
+
+def test_a_failed_chunk_stops_the_run_with_its_error_and_hands_out_nothing_more(tmp_path,
+                                                                                monkeypatch):
+    monkeypatch.setattr(worker, "play_to_disk", stand_in(tmp_path / "log", fail=0))
+    with pytest.raises(ValueError, match="chunk 0 failed"):
+        list(processes.play(CONTEXT, tmp_path, PENDING, workers=1))
+    time.sleep(0.2)  # long enough for a worker still being handed chunks to play them
+    started = (tmp_path / "log").read_text().split()
+    assert started in (["0"], ["0", "1"])  # the one it held next at most, then it was killed
+
+
+def test_a_worker_that_dies_stops_the_run(tmp_path, monkeypatch):
+    monkeypatch.setattr(worker, "play_to_disk", stand_in(tmp_path / "log", die=5))
+    with pytest.raises(processes.WorkerLost, match=r"a worker process died \(exit code 3\)"):
+        list(processes.play(CONTEXT, tmp_path, PENDING, workers=2))
+
+
+class _Pipe:
+    """A worker's pipe that only counts what it is sent."""
 
     def __init__(self) -> None:
-        self.held: list[Future] = []
+        self.sent: list[object] = []
 
-    def submit(self, fn, /, *args, **kwargs) -> Future:
-        self.held.append(Future())
-        return self.held[-1]
+    def send(self, task: object) -> None:
+        self.sent.append(task)
 
 
 def test_at_the_end_of_a_run_a_worker_holds_one_chunk_at_a_time():
-    pool = _Holding()
-    chunks = _Handout(PENDING[:8], _player([]), pool, workers=1)
-    chunks.to_worker()
-    chunks.to_worker()
-    assert len(pool.held) == 2  # the chunk it plays and the next
-    pool.held[0].set_result(0)
-    assert len(pool.held) == 3  # handed another at once: 5 are left
-    for _ in range(3):
-        assert chunks.to_self() is not None  # this thread plays 3: 2 are left, one each
-    pool.held[1].set_result(1)
-    assert len(pool.held) == 3  # the worker still holds one: the next stays for either side
-    pool.held[2].set_result(2)
-    assert len(pool.held) == 4  # it holds none: it gets the next
-    assert chunks.to_self() is not None and chunks.to_self() is None
-    pool.held[3].set_result(3)
-    assert len(pool.held) == 4
-    assert len(chunks.collect(wait=False)) == 4 and chunks.all_done()
+    crew = processes._Crew(CONTEXT, Path("."), 2)  # type: ignore[arg-type]
+    crew._crew = [processes._Worker(slot, None, _Pipe()) for slot in range(2)]  # type: ignore
+    crew._queue.extend((*chunk, {}) for chunk in PENDING[:7])
+    crew._hand_out()
+    assert [len(w.tasks) for w in crew._crew] == [2, 2]  # the chunk it plays and the next
+    crew._crew[0].tasks.popleft()  # the first worker finished one: 3 are left
+    crew._hand_out()
+    assert [len(w.tasks) for w in crew._crew] == [2, 2]  # 2 are left, no more than workers
+    crew._crew[0].tasks.popleft()
+    crew._hand_out()
+    assert [len(w.tasks) for w in crew._crew] == [1, 2]  # the next stays for whoever is free
+    crew._crew[1].tasks.popleft()
+    crew._crew[1].tasks.popleft()
+    crew._hand_out()
+    assert [len(w.tasks) for w in crew._crew] == [1, 1] and len(crew._queue) == 1

@@ -22,7 +22,7 @@ from zsim.experience.metrics import (
 )
 from zsim.experience.paired import paired_metrics, sentence, sentences, verdict
 from zsim.experience.record import option_clarity
-from zsim.runner.tables import BASE
+from zsim.runner.columns import BASE
 
 TURNS = 2  # turns per round in the constructed games
 

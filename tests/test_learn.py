@@ -21,7 +21,7 @@ from tests.test_search_bots import at_turn
 from zsim.cli import main
 from zsim.components import load_box
 from zsim.encode.observation import layout
-from zsim.game import play_game
+from zsim.game import Game, play_game
 from zsim.learn import dataset, features, fit
 from zsim.learn.model import (
     ModelError,
@@ -31,6 +31,7 @@ from zsim.learn.model import (
     model_for,
     rules_digest,
     save,
+    view_model,
 )
 from zsim.rules import scoring
 from zsim.runner import Experiment
@@ -253,3 +254,35 @@ def test_a_model_of_another_observation_layout_is_refused(trained, box, tmp_path
     view = game.views[game.pending().seat]
     with pytest.raises(ModelError, match="observation layout 0123456789ab"):
         resolve(f"value(model='{tmp_path / 'old.npz'}')").choose(view, game.pending())
+
+
+def test_a_model_gives_the_single_cards_no_weight_unless_asked(trained, box):
+    model = load(trained / "model.npz")
+    encoding = layout(_tables(box), 2)
+    cards = features.card_columns(dict(encoding.parts), model.width)
+    assert cards[encoding.parts["hand"]].all() and cards[encoding.parts["p1_tableau_cards"]].all()
+    assert not cards[encoding.parts["p0_tableau_types"]].any() and model.meta["ignored"]
+    game = at_turn(box, 2, 6, 9)
+    x = features.inputs(game, game.views[game.pending().seat])
+    other = x.copy()
+    other[cards] = 1.0 - other[cards]  # every card moved in or out of every hand and tableau
+    assert model.margin(other) == pytest.approx(model.margin(x))
+    other[~cards] += 1.0
+    assert model.margin(other) != pytest.approx(model.margin(x))
+
+
+def test_the_shipped_model_reads_todays_observation(box):
+    game = at_turn(box, 2, 6, 3)
+    view = game.views[game.pending().seat]
+    model = view_model("", view)  # refused if the encoding changed since it was trained
+    assert model.meta["n_players"] == 2
+
+
+def test_the_value_bot_leaves_the_kinds_it_does_not_value_to_the_heuristic(trained, box):
+    game = Game(box, [None, None], 8)
+    decision = game.pending()
+    assert decision.kind == "start_tile" and len(decision.options) > 1
+    view = game.views[decision.seat]
+    bot = resolve(value_bot(trained, kinds="turn", width=2))
+    assert bot.choose(view, decision) == resolve("greedy").choose(view, decision)
+    assert bot.forks and bot.valued == {"turn"}

@@ -93,3 +93,20 @@ def test_each_seat_sees_itself_in_slot_zero_and_its_own_hand_alone(box):
             if other != seat:
                 assert not any(hand[c] for c in state.hands[other] if c not in
                                state.hands[seat])
+
+
+def test_the_layout_version_is_the_same_in_the_pure_python_build(box):
+    """A model file names the layout it was trained on: the compiled and the pure-Python
+    engine must name it alike, or a model made with one is refused by the other."""
+    import os
+    import subprocess
+    import sys
+
+    script = ("from zsim.components import load_box; "
+              "from zsim.components.loader import default_box_dir; "
+              "from zsim.encode.observation import layout; "
+              "from zsim.rules.tables import compile_tables; "
+              "print(layout(compile_tables(load_box(default_box_dir())), 2).version)")
+    pure = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env={**os.environ, "ZSIM_PURE_PYTHON": "1"}, check=True)
+    assert pure.stdout.strip() == layout(Game(box, [None, None], seed=1).t, 2).version

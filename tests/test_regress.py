@@ -323,6 +323,26 @@ def test_a_stale_or_missing_table_is_refused_and_update_repairs_it(baseline, run
     assert "identical" in regress("--baseline", str(copy), "--against", str(run_dir)).output
 
 
+@pytest.mark.parametrize("key", ["fingerprint", "box_digest"])
+def test_a_key_edited_by_hand_is_blamed_by_name(baseline, run_dir, tmp_path, key):
+    copy = tmp_path / baseline.name
+    shutil.copy(table_path(baseline), table_path(copy))
+    recorded = yaml.safe_load(baseline.read_text())[key]
+    copy.write_text(baseline.read_text().replace(f"{key}: {recorded}", f"{key}: 0123456789abcdef"))
+    result = regress("--baseline", str(copy), "--against", str(run_dir))
+    assert result.exit_code == 2
+    assert result.output.startswith(
+        f"Error: {copy}: key '{key}': 0123456789abcdef is not the {key} recorded with its "
+        f"per-game table ({recorded}): the file was edited by hand")
+
+
+def test_the_per_game_table_given_for_the_baseline_is_one_clear_line(baseline):
+    result = regress("--baseline", str(table_path(baseline)))
+    assert result.exit_code == 2 and result.output.splitlines() == [
+        f"Error: {table_path(baseline)} is the per-game table of a baseline: give its YAML "
+        f"file ({baseline})"]
+
+
 # --- paired tests, distributions, figures ------------------------------------------------
 
 

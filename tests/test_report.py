@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -203,6 +204,32 @@ def test_missing_corrupt_unfinished_and_duplicated_runs_are_clear_errors(run_dir
         build_report([broken], tmp_path / "out")
     with pytest.raises(RunDirError, match="hold the same run"):
         build_report([run_dir, run_dir], tmp_path / "out")
+
+
+def test_a_run_where_no_game_finished_is_refused_in_one_line(tmp_path):
+    out = tmp_path / "run"
+    start_run(Experiment(games=2, players=[2], strategies=["boom"], jobs=1, max_failures=2),
+              out, strategies={"boom": Boom()})
+    result = CliRunner().invoke(main, ["report", str(out)])
+    assert result.exit_code == 1 and result.output.splitlines() == [
+        f"Error: {out}: no game finished (2 failed: see failures.jsonl), so there is nothing "
+        f"to report"]
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"format": 2}, "run.json: format 2, not the 1 this zsim reads"),
+    ({"run_id": None}, "run.json: not the run.json of a zsim run (no run_id)"),
+])
+def test_a_run_json_of_another_format_is_refused(tiny_run, tmp_path, change, message):
+    other = tmp_path / "other"
+    shutil.copytree(tiny_run, other, ignore=shutil.ignore_patterns("report"))
+    manifest = json.loads((other / "run.json").read_text())
+    manifest.update(change)
+    manifest = {key: value for key, value in manifest.items() if value is not None}
+    (other / "run.json").write_text(json.dumps(manifest))
+    result = CliRunner().invoke(main, ["report", str(other)])
+    assert result.exit_code == 1 and message in result.output
+    assert len(result.output.splitlines()) == 1
 
 
 def test_a_non_report_directory_is_not_overwritten(run_dir, tmp_path):

@@ -40,7 +40,6 @@ from zsim.runner import (
     ExperimentError,
     Schedule,
     arrays,
-    backends,
     chunkfile,
     game_seed,
     load_experiment,
@@ -50,8 +49,8 @@ from zsim.runner import (
 )
 from zsim.runner.batch import RunInterrupted, WorkerDied, _context, resume_run, start_run
 from zsim.runner.boxfiles import load_for_run
+from zsim.runner.columns import BASE, TABLES, TIMING_COLUMNS
 from zsim.runner.summary import summarize
-from zsim.runner.tables import BASE, TABLES, TIMING_COLUMNS
 from zsim.state import NO_ONE
 from zsim.stats import wilson_interval
 from zsim.strategies import registry
@@ -461,7 +460,7 @@ def test_a_non_empty_or_unwritable_out_is_refused_before_any_game(tmp_path, monk
     assert result.exit_code == 1 and "cannot write" in result.output
 
 
-def test_a_bot_that_cannot_be_pickled_is_refused_before_a_parallel_run(tmp_path):
+def test_a_bot_that_cannot_be_pickled_plays_on_this_machine_and_is_refused_for_dask(tmp_path):
     bot = tmp_path / "locked.py"
     bot.write_text("import threading\n"
                    "from zsim.strategies.random_bot import RandomStrategy\n"
@@ -471,12 +470,14 @@ def test_a_bot_that_cannot_be_pickled_is_refused_before_a_parallel_run(tmp_path)
                    "        self.lock = threading.Lock()\n")
     spec = f"{bot}:Locked"
     run = ["run", "--games", "4", "-s", spec, "-s", "random", "--players", "2", "--quiet"]
-    refused = CliRunner().invoke(main, [*run, "--jobs", "2", "--out", str(tmp_path / "two")])
+    refused = CliRunner().invoke(main, [*run, "--backend", "dask", "--jobs", "2",
+                                        "--out", str(tmp_path / "dask")])
     assert refused.exit_code == 1
     assert f"{spec} cannot be sent to worker processes" in refused.output
-    assert "--jobs 1" in refused.output and not (tmp_path / "two").exists()
-    alone = CliRunner().invoke(main, [*run, "--jobs", "1", "--out", str(tmp_path / "one")])
-    assert alone.exit_code == 0, alone.output
+    assert "local backend" in refused.output and not (tmp_path / "dask").exists()
+    # the local workers are forks of the run's process: nothing is pickled
+    here = CliRunner().invoke(main, [*run, "--jobs", "2", "--out", str(tmp_path / "here")])
+    assert here.exit_code == 0, here.output
 
 
 # --- interruption and resume ---------------------------------------------------------------
@@ -507,14 +508,15 @@ def interrupted_run(out: Path, chunk: int, experiment: Experiment = SMALL) -> Pa
 
 def test_an_interrupted_run_resumes_without_redoing_or_losing_games(small_run, tmp_path,
                                                                   monkeypatch):
-    played: list[int] = []
+    log = tmp_path / "played"  # the workers are other processes: they note it in a file
     real = worker.play_chunk
-    stop_at: list[int] = [3]
+    stop_at: list[int] = [3]  # read by the workers forked after each change
 
     def recorded(context: Any, index: int, start: int, stop: int) -> Any:
         if index in stop_at:
             raise KeyboardInterrupt
-        played.append(index)
+        with log.open("a") as file:
+            file.write(f"{index}\n")
         return real(context, index, start, stop)
 
     monkeypatch.setattr(worker, "play_chunk", recorded)
@@ -525,6 +527,7 @@ def test_an_interrupted_run_resumes_without_redoing_or_losing_games(small_run, t
     (out / "chunks" / "chunk-000001.bin").unlink()  # a chunk lost mid-write
     stop_at.clear()
     resume_run(out)
+    played = list(map(int, log.read_text().split()))
     assert played == [0, 1, 2, 1, *range(3, len(batch.chunk_bounds(24, 5)))]
     assert_same_tables(small_run, out)
     run = json.loads((out / "run.json").read_text())
@@ -581,36 +584,37 @@ def test_replay_warns_when_the_code_or_bots_changed_since_the_run(small_run, tmp
     assert "changed since the run" not in same.output
 
 
-class DiesInWorkers(RandomStrategy):
-    """The random bot, except that it kills any process but the run's own at its first
-    decision, as a crash or the kernel's out-of-memory killer would."""
+class DiesOnce(RandomStrategy):
+    """The random bot, except that the first time it plays it kills its process, as a crash or
+    the kernel's out-of-memory killer would."""
 
-    def __init__(self) -> None:
-        self.home = os.getpid()
+    def __init__(self, mark: Path) -> None:
+        self.mark = mark
 
     def choose(self, view: PlayerView, decision: Decision) -> Any:
-        if os.getpid() != self.home:
+        if not self.mark.exists():
+            self.mark.touch()
             os._exit(9)
         return super().choose(view, decision)
 
 
 def test_a_worker_that_dies_stops_the_run_and_leaves_it_resumable(small_run, tmp_path):
     out = tmp_path / "run"
-    dying = {"random": DiesInWorkers()}
-    with pytest.raises(WorkerDied, match="a worker process died"):
+    dying = {"random": DiesOnce(tmp_path / "died")}
+    with pytest.raises(WorkerDied, match=r"a worker process died \(exit code 9\)"):
         start_run(SMALL.with_overrides(jobs=2), out, strategies=dying)
     assert json.loads((out / "run.json").read_text())["status"] == "interrupted"
-    resume_run(out, jobs=1, strategies=dying)  # played here, it is the random bot
+    assert_workers_go()
+    resume_run(out, jobs=2, strategies=dying)  # it died once: now it is the random bot
     assert_same_tables(small_run, out)
 
 
-def loky_workers() -> list[psutil.Process]:
-    """This process's loky worker processes that are still alive."""
-    alive = []
-    for child in psutil.Process().children(recursive=True):
+def worker_processes() -> list[psutil.Process]:
+    """This process's worker processes that are still alive (forks: the same command line)."""
+    alive, me = [], psutil.Process()
+    for child in me.children(recursive=True):
         try:
-            if (child.status() != psutil.STATUS_ZOMBIE
-                    and "popen_loky" in " ".join(child.cmdline())):
+            if child.status() != psutil.STATUS_ZOMBIE and child.cmdline() == me.cmdline():
                 alive.append(child)
         except psutil.NoSuchProcess:  # exited, or a zombie, since it was listed
             pass
@@ -620,47 +624,27 @@ def loky_workers() -> list[psutil.Process]:
 def assert_workers_go() -> None:
     """Stopped workers are not waited for: they go within moments."""
     for _ in range(50):
-        if not loky_workers():
+        if not worker_processes():
             break
         time.sleep(0.1)
-    assert not loky_workers()
+    assert not worker_processes()
 
 
 def test_ctrl_c_in_a_parallel_run_stops_the_workers_and_loses_nothing(small_run, tmp_path):
-    backends.stop_workers()
     out = interrupted_run(tmp_path / "run", 0, SMALL.with_overrides(jobs=2))  # its first chunk
     assert_workers_go()
     resume_run(out, jobs=2)
     assert_same_tables(small_run, out)
 
 
-def test_workers_started_ahead_are_the_ones_the_run_plays_on(small_run, tmp_path):
-    backends.stop_workers()
-    backends.start_workers("loky", 1)
-    backends.start_workers("dask", 2)  # Dask's workers are the cluster's own
-    assert not loky_workers()
-    backends.start_workers("loky", 2)
-    for _ in range(50):  # started at once, but a process shows as one only once it has exec'd
-        if ahead := {process.pid for process in loky_workers()}:
-            break
-        time.sleep(0.1)
-    assert len(ahead) == 1
-    out = tmp_path / "run"
-    report = start_run(SMALL.with_overrides(jobs=2), out)
-    assert report.worker_peak_rss_bytes > 0  # the worker played chunks
-    assert {process.pid for process in loky_workers()} == ahead  # and it is the one started
-    assert_same_tables(small_run, out)
-
-
-def test_a_run_refused_before_its_first_game_stops_the_workers_it_started(tmp_path):
-    backends.stop_workers()
+def test_a_run_refused_before_its_first_game_leaves_no_process(tmp_path):
     out = tmp_path / "taken"
     out.mkdir()
     (out / "x").touch()
     result = CliRunner().invoke(main, ["run", "--games", "4", "--jobs", "2", "--quiet",
                                        "--out", str(out)])
     assert result.exit_code == 1 and "not empty" in result.output
-    assert_workers_go()
+    assert not worker_processes()
 
 
 def test_ctrl_c_exits_130_with_a_resume_hint(tmp_path, monkeypatch):
@@ -918,8 +902,7 @@ def test_a_resume_while_the_run_plays_is_refused_and_a_killed_runs_lock_is_taken
         wait_for(lambda: chunkfile.finished(out))
         with pytest.raises(OSError, match=f"another zsim run \\(process {run.pid}\\)"):
             resume_run(out)
-        workers = [child for child in psutil.Process(run.pid).children(recursive=True)
-                   if "popen_loky" in " ".join(child.cmdline())]
+        workers = psutil.Process(run.pid).children(recursive=True)
         assert workers
         run.kill()  # kill -9: no clean-up, the lock file stays behind
         run.wait()
@@ -937,29 +920,29 @@ def test_a_resume_while_the_run_plays_is_refused_and_a_killed_runs_lock_is_taken
     assert_same_tables(whole, out)
 
 
-def test_a_worker_whose_parent_dies_while_the_worker_starts_ends_too(tmp_path):
-    # The parent is gone before the worker's imports (slowed down here) are done.
-    (tmp_path / "slow_start.py").write_text("import time\ntime.sleep(3)\n")
-    code = ("import os, time\n"
-            "from joblib.externals.loky import get_reusable_executor\n"
+def test_a_worker_ends_when_its_parent_dies_even_stuck_in_c_code(tmp_path):
+    # The child holds the interpreter's lock in a C call, so no thread of it runs Python: only
+    # the kernel's parent-death signal can end it.
+    code = ("import ctypes, os, time\n"
             "from zsim.runner import lifeline\n"
-            "pool = get_reusable_executor(max_workers=1, initializer=lifeline.start,\n"
-            "                             initargs=('slow_start', os.getpid()))\n"
-            "pool.submit(os.getpid)\n"
+            "parent = os.getpid()\n"
+            "child = os.fork()\n"
+            "if child == 0:\n"
+            "    lifeline.watch(parent)\n"
+            "    ctypes.PyDLL(None).sleep(120)\n"
+            "    os._exit(0)\n"
             "time.sleep(1)\n"
-            "print(*pool._processes, flush=True)\n"
+            "print(child, flush=True)\n"
             "os._exit(0)\n")
     parent = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            env={**os.environ, "PYTHONPATH": str(tmp_path)}, check=True)
-    workers = [psutil.Process(int(pid)) for pid in parent.stdout.split()]
-    assert workers
+                            check=True)
+    worker = psutil.Process(int(parent.stdout))
     try:
-        wait_for(lambda: not any(w.is_running() and w.status() != psutil.STATUS_ZOMBIE
-                                 for w in workers), seconds=10)
+        wait_for(lambda: not worker.is_running() or worker.status() == psutil.STATUS_ZOMBIE,
+                 seconds=10)
     finally:
-        for worker in workers:
-            with contextlib.suppress(psutil.NoSuchProcess):
-                worker.kill()
+        with contextlib.suppress(psutil.NoSuchProcess):
+            worker.kill()
 
 
 def test_sigterm_stops_a_run_like_ctrl_c_and_it_resumes_to_the_same_tables(tmp_path):
@@ -1116,14 +1099,14 @@ def test_a_full_disk_while_the_tables_are_written_leaves_none_of_them(small_run,
     assert_same_tables(small_run, out)
 
 
-class StuckHere(RandomStrategy):
-    """The random bot, except that in the run's own process it waits for Ctrl-C."""
+class StuckOnceMarked(RandomStrategy):
+    """The random bot, until a mark file appears: then it sleeps at every decision."""
 
-    def __init__(self) -> None:
-        self.home = os.getpid()
+    def __init__(self, mark: Path) -> None:
+        self.mark = mark
 
     def choose(self, view: PlayerView, decision: Decision) -> Any:
-        if os.getpid() == self.home:
+        if self.mark.exists():
             time.sleep(60)
         return super().choose(view, decision)
 
@@ -1138,20 +1121,23 @@ def ctrl_c_raises():
 
 
 def test_ctrl_c_counts_the_games_on_disk_whoever_played_them(tmp_path, ctrl_c_raises):
-    backends.stop_workers()
-    out = tmp_path / "run"
+    out, mark = tmp_path / "run", tmp_path / "stuck"
 
     def ctrl_c_once_a_worker_wrote_a_chunk() -> None:
         wait_for(lambda: chunkfile.finished(out))
+        mark.touch()
+        time.sleep(0.5)
         os.kill(os.getpid(), signal.SIGINT)
 
     threading.Thread(target=ctrl_c_once_a_worker_wrote_a_chunk, daemon=True).start()
     with pytest.raises(RunInterrupted) as stopped:
-        start_run(SMALL.with_overrides(jobs=2), out, strategies={"random": StuckHere()})
+        start_run(SMALL.with_overrides(jobs=2), out,
+                  strategies={"random": StuckOnceMarked(mark)})
     on_disk = sum(stop - start for index, start, stop in batch.chunk_bounds(24, 5)
                   if index in chunkfile.finished(out))
     assert on_disk > 0 and stopped.value.finished == on_disk
     assert f"with {on_disk} of 24 games finished" in str(stopped.value)
+    assert_workers_go()
 
 
 # --- misbehaving strategies -----------------------------------------------------------------

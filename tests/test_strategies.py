@@ -268,6 +268,10 @@ def test_zsim_strategies_lists_every_bot_with_a_description() -> None:
     assert bad.exit_code != 0 and "unknown strategy 'nobody'" in bad.output
 
 
+def test_li_si_is_listed_with_the_text_of_his_description() -> None:
+    assert available()["lisi-3"].startswith("the solo-mode automaton at a difficulty level")
+
+
 def test_the_human_seat_shows_options_refuses_bad_input_and_plays_on() -> None:
     answers = "hello\n0\n?\n" + "1\n" * 3000
     result = CliRunner().invoke(main, ["play", "-n", "2", "-s", "human", "-s", "random",

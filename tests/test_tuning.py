@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -171,7 +173,7 @@ def test_tune_resumes_after_ctrl_c(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setattr(Arena, "play", interrupted)
     stopped = _tune(["--out", str(out), "--trials", "6"])
-    assert stopped.exit_code == 1
+    assert stopped.exit_code == 130  # as zsim run's
     assert f"zsim tune --resume {out}" in stopped.output
     study = optuna.load_study(study_name=search.STUDY_NAME, storage=search.storage_url(out))
     states = [t.state for t in study.get_trials()]
@@ -194,6 +196,31 @@ def test_tune_resumes_after_ctrl_c(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert replayed.user_attrs[search.BOT] == "mausoleum"
     assert len(replayed.user_attrs[search.SHARES]) == 8
     assert (out / "tuned.yaml").is_file()
+
+
+def test_tune_resumes_after_kill_9_replaying_the_trial_that_was_running(tmp_path: Path) -> None:
+    out = tmp_path / "tune"
+    # As kill -9 would: the process ends in the middle of trial 5, nothing cleaned up.
+    killed = ("import os\n"
+              "from zsim.tuning.arena import Arena\n"
+              "real, calls = Arena.play, [0]\n"
+              "def play(self, *args, **kwargs):\n"
+              "    calls[0] += 1\n"
+              "    if calls[0] == 12:\n"
+              "        os._exit(137)\n"
+              "    return real(self, *args, **kwargs)\n"
+              "Arena.play = play\n"
+              "from zsim.cli import main\n"
+              f"main(['tune', '--out', {str(out)!r}, '--trials', '6', *{SMALL!r}])\n")
+    assert subprocess.run([sys.executable, "-c", killed]).returncode == 137
+    study = optuna.load_study(study_name=search.STUDY_NAME, storage=search.storage_url(out))
+    assert study.get_trials()[5].state == TrialState.RUNNING
+    resumed = CliRunner().invoke(main, ["tune", "--resume", str(out), "--quiet", "--jobs", "1"])
+    assert resumed.exit_code == 0, resumed.output
+    trials = optuna.load_study(study_name=search.STUDY_NAME,
+                               storage=search.storage_url(out)).get_trials()
+    assert trials[6].params == trials[5].params and trials[6].user_attrs[search.BOT] == "mausoleum"
+    assert len(trials[6].user_attrs[search.SHARES]) == 8
 
 
 def test_a_study_whose_rules_changed_is_not_resumed(tmp_path: Path) -> None:

@@ -159,6 +159,10 @@ def make_experiment(experiment: str | Path | Experiment | Mapping[str, Any] | No
     """An experiment: a file, an ``Experiment``, a mapping of its keys, or None for the default
     one, with ``overrides`` (any experiment key, as in docs/running.md) applied. ``variants``
     given as an override are added to the experiment's own, as ``--variant`` does."""
+    if not isinstance(experiment, str | Path | Experiment | Mapping | None):
+        raise TypeError(f"experiment: expected an experiment file (str or Path), an Experiment, "
+                        f"a mapping of its keys or None, not {type(experiment).__name__} "
+                        f"{experiment!r}")
     if isinstance(experiment, Mapping):
         base = parse_experiment(dict(experiment), "experiment mapping")
     else:
@@ -326,6 +330,10 @@ def play(strategies: Sequence[str] = ("random",), players: int = 4, seed: int = 
     ``solo`` plays the one strategy against Li Si at level ``lisi``)."""
     from zsim.viewer.record import record_game
 
+    for name, value in (("players", players), ("seed", seed), ("lisi", lisi)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(f"{name}: expected an integer, not {type(value).__name__} "
+                            f"{value!r}")
     if isinstance(variants, Mapping):
         variants = [f"{k}={v}" for k, v in variants.items()]
     if isinstance(strategies, str):

@@ -3,7 +3,7 @@
 The rules only emit events (``Table.emit``); what the result tables hold is decided here, so a
 new table is a new listener, and the rules never change for it. A record is a plain tuple of
 ``RECORD_FIELDS[name]``: a game makes dozens, and a tuple takes a quarter of a dict's time to
-make and is turned into columns by a plain zip (``zsim.runner.tables``).
+make and is turned into columns by a plain zip (``zsim.runner.columns``).
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ is read; seats of one game compete for a single win, which only makes that test 
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pyarrow.parquet as pq
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -60,6 +62,8 @@ DEFAULT_ALPHA = 0.05
 DEFAULT_TOLERANCE: dict[str, float] = {"vp": 0.5, WIN_RATE: 0.02, QUANTILE: 1.0,
                                        DISTRIBUTION: 0.05}
 DEFAULT_QUANTILES = (0.1, 0.5, 0.9)
+# The per-game table's metadata key for the YAML's keys it was written with (``write_baseline``)
+_RECORDED_WITH = b"zsim.recorded_with"
 POWER = 0.9
 CONFIDENCE = 0.95
 
@@ -345,6 +349,9 @@ def table_path(path: Path) -> Path:
 
 def load_summary(path: Path) -> Baseline:
     """Read a baseline file's YAML summary alone, with errors that name the file and key."""
+    if path.suffix == table_path(path).suffix and path.is_file():
+        raise BaselineError(f"{path} is the per-game table of a baseline: give its YAML file "
+                            f"({path.with_suffix('.yaml')})")
     data = read_yaml(path, BaselineError)
     if not isinstance(data, dict):
         raise BaselineError(f"{path}: a baseline is a mapping of keys (see docs/regress.md), "
@@ -366,12 +373,31 @@ def load_baseline(path: Path) -> Recording:
         raise BaselineError(f"{path}: cannot read its per-game table {table_file}: {error}; "
                             f"{again}") from None
     digest = table_digest(players)
-    if digest != summary.per_game.digest or fingerprint(players) != summary.fingerprint:
+    if digest != summary.per_game.digest:
         raise BaselineError(
             f"{path}: its per-game table {table_file} is not the one recorded with it (digest "
             f"{digest}, the baseline says {summary.per_game.digest}): the two files must come "
             f"from the same --update; {again}")
+    # The table is the one recorded: a key that disagrees with it was edited in the YAML.
+    recorded = {"fingerprint": fingerprint(players),
+                **{key: value for key, value in _recorded_with(table_file).items()
+                   if key == "box_digest"}}
+    for key, value in recorded.items():
+        if getattr(summary, key) != value:
+            raise BaselineError(
+                f"{path}: key {key!r}: {getattr(summary, key)} is not the {key} recorded with "
+                f"its per-game table ({value}): the file was edited by hand; {again}")
     return Recording(summary, players)
+
+
+def _recorded_with(table_file: Path) -> dict[str, Any]:
+    """What ``write_baseline`` recorded in the table's metadata (nothing, for tables written
+    before it did)."""
+    try:
+        metadata = pq.read_schema(table_file).metadata or {}
+        return dict(json.loads(metadata.get(_RECORDED_WITH, b"{}")))
+    except (OSError, ValueError, TypeError, pa.ArrowException):
+        return {}
 
 
 def load_reference(path: Path, tolerance: Mapping[str, float] | None = None,
@@ -438,8 +464,12 @@ def write_baseline(path: Path, recording: Recording) -> Baseline:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp_table = table.with_name(f".{table.name}.tmp")
     tmp_yaml = path.with_name(f".{path.name}.tmp")
-    recording.players.to_parquet(tmp_table, index=False, compression="zstd",
-                                 compression_level=19)
+    table_data = pa.Table.from_pandas(recording.players, preserve_index=False)
+    recorded_with = json.dumps({"box_digest": summary.box_digest,
+                                "fingerprint": summary.fingerprint}, sort_keys=True)
+    table_data = table_data.replace_schema_metadata(
+        {**(table_data.schema.metadata or {}), _RECORDED_WITH: recorded_with.encode()})
+    pq.write_table(table_data, tmp_table, compression="zstd", compression_level=19)
     tmp_yaml.write_text(dump_baseline(summary), encoding="utf-8")
     tmp_table.replace(table)
     tmp_yaml.replace(path)

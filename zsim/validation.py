@@ -17,6 +17,8 @@ def read_yaml(path: Path, error: type[Exception]) -> Any:
         return safe_load(path.read_text(encoding="utf-8"))
     except OSError as problem:
         raise error(f"{path}: cannot read: {problem.strerror}") from None
+    except UnicodeDecodeError:
+        raise error(f"{path}: not a YAML file: it is not UTF-8 text") from None
     except AliasBomb as problem:
         raise error(f"{path}: {problem}") from None
     except yaml.YAMLError as problem:

@@ -51,7 +51,6 @@ import click
 from zsim.engine_build import ENGINE
 from zsim.game import play_game
 from zsim.runner import DEFAULT_EXPERIMENT, Experiment, load_experiment
-from zsim.runner.backends import stop_workers
 from zsim.runner.batch import start_run
 from zsim.runner.boxfiles import load_for_run
 from zsim.runner.worker import peak_rss_bytes
@@ -159,7 +158,7 @@ def command(games: int, jobs: int, chunk_size: int, repeat: int, strategies: tup
     rows = []
     for label, base in lineups.items():
         experiment = base.with_overrides(games=games, chunk_size=chunk_size, jobs=1,
-                                         backend="loky", max_failures=games)
+                                         backend="local", max_failures=games)
         # Untimed: what a process does only once falls in no measurement (see above).
         _runner("warm-up", experiment.with_overrides(games=min(games, 8), jobs=jobs))
         measures = [partial(_engine, label, experiment), partial(_runner, label, experiment)]
@@ -240,8 +239,6 @@ def _runner(label: str, experiment: Experiment) -> Timing:
     cpu = _cpu()
     with tempfile.TemporaryDirectory(prefix="zsim-bench-") as tmp:
         report = start_run(experiment, Path(tmp) / "run", source="bench")
-    if jobs > 1:
-        stop_workers()  # their CPU time gets counted
     peak = max(report.peak_rss_bytes, report.worker_peak_rss_bytes)
     return Timing(label, f"runner, {jobs} job{'s' if jobs > 1 else ''}", report.played,
                   report.seconds, _cpu() - cpu, report.decisions, peak, report.engine_seconds)

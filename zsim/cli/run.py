@@ -12,7 +12,6 @@ import click
 from zsim.cli.batches import PRECISION
 from zsim.options import OptionError
 from zsim.runner import DEFAULT_EXPERIMENT, ExperimentError, load_experiment
-from zsim.runner.backends import BackendError, start_workers, stop_workers
 from zsim.variants import parse as parse_variants
 
 if TYPE_CHECKING:
@@ -35,14 +34,18 @@ EXIT_TERMINATED = 143  # 128 + SIGTERM, as a shell reports a process ended by it
               help="How the lineup is seated in each game.")
 @click.option("--seed", type=click.IntRange(min=0), help="Master seed.")
 @click.option("--jobs", "-j", type=int,
-              help="Processes playing: this one and JOBS - 1 workers (-1 = all cores).")
-@click.option("--backend", type=click.Choice(["loky", "dask"]), help="Where chunks run.")
+              help="Worker processes playing (-1 = all cores).")
+@click.option("--backend", type=click.Choice(["local", "dask"]),
+              help="Where chunks run: worker processes on this machine, or Dask.")
 @click.option("--scheduler", metavar="ADDRESS",
               help="Dask scheduler address (default: a LocalCluster).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="Output directory, new or empty (default: runs/NAME-TIMESTAMP).")
 @click.option("--variant", "variants", multiple=True, metavar="KEY=VALUE",
               help="Rule variant, repeatable; added to the experiment's variants.")
+@click.option("--box", "box", type=click.Path(file_okay=False, exists=True, resolve_path=True),
+              metavar="DIR", help="A component box of your own (default: the experiment's "
+              "box:, or the built-in one; `zsim components export DIR` writes it out).")
 @click.option("--chunk-size", type=click.IntRange(min=1), help="Games per chunk.")
 @click.option("--max-failures", type=click.IntRange(min=0),
               help="Failed games tolerated before the exit status is 1.")
@@ -52,6 +55,13 @@ EXIT_TERMINATED = 143  # 128 + SIGTERM, as a shell reports a process ended by it
 @click.option("--game-time-limit", type=click.FloatRange(min=0), metavar="SECONDS",
               help="Longest one game may take (0 = no limit; default 300); a game over it "
                    "fails.")
+@click.option("--isolate", "isolate", multiple=True, metavar="SPEC",
+              help="Play this strategy of the lineup in a process of its own, seeing only its "
+                   "seat's table, with --isolate-memory and the decision time limit "
+                   "(repeatable; for bots you do not trust).")
+@click.option("--isolate-memory", type=click.IntRange(min=16), metavar="MIB",
+              help="Memory an isolated strategy's process may take beyond what it starts "
+                   "with (default 1024).")
 @click.option("--resume", type=click.Path(file_okay=False, exists=True, path_type=Path),
               help="Finish the interrupted run in this directory.")
 @click.option("--solo", is_flag=True,
@@ -72,10 +82,12 @@ EXIT_TERMINATED = 143  # 128 + SIGTERM, as a shell reports a process ended by it
 def command(experiment_file: Path | None, games: int | None, players: tuple[int, ...],
             strategies: tuple[str, ...], seats: str | None, seed: int | None,
             jobs: int | None, backend: str | None, scheduler: str | None, out: Path | None,
-            variants: tuple[str, ...], chunk_size: int | None, max_failures: int | None,
+            variants: tuple[str, ...], box: str | None, chunk_size: int | None,
+            max_failures: int | None,
             decision_time_limit: float | None, game_time_limit: float | None,
-            resume: Path | None, solo: bool, lisi_level: int, trajectories: str | None,
-            kingmaking: int | None, quiet: bool, precision: float | None) -> None:
+            isolate: tuple[str, ...], isolate_memory: int | None, resume: Path | None,
+            solo: bool, lisi_level: int, trajectories: str | None, kingmaking: int | None,
+            quiet: bool, precision: float | None) -> None:
     """Run EXPERIMENT_FILE (default: configs/experiments/default.yaml).
 
     Options override the file. Exit status: 0 when done, 1 when more games failed than
@@ -84,7 +96,8 @@ def command(experiment_file: Path | None, games: int | None, players: tuple[int,
     """
     execution = {"jobs": jobs, "backend": backend, "scheduler": scheduler,
                  "max_failures": max_failures, "decision_time_limit": decision_time_limit,
-                 "game_time_limit": game_time_limit}
+                 "game_time_limit": game_time_limit, "isolate": list(isolate) or None,
+                 "isolate_memory": isolate_memory}
     if solo:
         if len(strategies) > 1 or players:
             raise click.UsageError("--solo plays one --strategy against Li Si on 2 seats")
@@ -96,8 +109,9 @@ def command(experiment_file: Path | None, games: int | None, players: tuple[int,
         what = [name for name, value in (
             ("EXPERIMENT_FILE", experiment_file), ("--games", games), ("--players", players),
             ("--strategy", strategies), ("--seats", seats), ("--seed", seed),
-            ("--out", out), ("--variant", variants), ("--chunk-size", chunk_size),
-            ("--trajectories", trajectories), ("--kingmaking", kingmaking)) if value]
+            ("--out", out), ("--variant", variants), ("--box", box),
+            ("--chunk-size", chunk_size), ("--trajectories", trajectories),
+            ("--kingmaking", kingmaking)) if value]
         if what:
             raise click.UsageError(f"--resume finishes a run as it was started; "
                                    f"{', '.join(what)} cannot change it")
@@ -109,14 +123,14 @@ def command(experiment_file: Path | None, games: int | None, players: tuple[int,
             experiment = experiment.with_overrides(
                 games=games, players=list(players) or None,
                 strategies=list(strategies) or None, seats=seats, seed=seed,
-                chunk_size=chunk_size, trajectories=trajectories, kingmaking=kingmaking,
+                chunk_size=chunk_size, box=box, trajectories=trajectories,
+                kingmaking=kingmaking,
                 variants=[*(f"{k}={v}" for k, v in experiment.variants.items()),
                           *parse_variants(variants).as_strings()] if variants else None,
                 **execution)
         except (ExperimentError, OptionError) as error:
             raise click.ClickException(str(error)) from error
         given = _given_on_command_line(path, strategies, variants, experiment_variants)
-        start_workers(experiment.backend, experiment.jobs)  # they start while the runner loads
         for warning in experiment.design_warnings():
             click.echo(f"warning: {warning}", err=True)
         out = out or Path("runs") / f"{experiment.name}-{datetime.now():%Y%m%d-%H%M%S}"
@@ -124,7 +138,7 @@ def command(experiment_file: Path | None, games: int | None, players: tuple[int,
             click.echo(f"{experiment.games} games of {experiment.name} "
                        f"({', '.join(experiment.strategies)}; players "
                        f"{'/'.join(map(str, experiment.players))}) -> {out}", err=True)
-    # The runner is imported only now, while the workers start (zsim.runner.backends).
+    from zsim.runner.backends import BackendError
     from zsim.runner.batch import RunFailed, RunInterrupted, WorkerDied, resume_run, start_run
     from zsim.runner.lock import LockError
     from zsim.runner.writer import OutputError
@@ -136,7 +150,6 @@ def command(experiment_file: Path | None, games: int | None, players: tuple[int,
             report = start_run(experiment, out, source=str(path), given=given,
                                progress=progress)
     except (ExperimentError, OutputError, LockError, BackendError, OptionError) as error:
-        stop_workers(kill=True)  # refused before any game: exit without waiting for them
         raise click.ClickException(str(error)) from error
     except RunFailed as failed:
         raise click.ClickException(str(failed)) from failed

@@ -37,13 +37,16 @@ from zsim.variants import parse as parse_variants
               help="Processes playing the games (-1 = all cores).")
 @click.option("--variant", "variants", multiple=True, metavar="KEY=VALUE",
               help="Rule variant of the games, repeatable (the model records it).")
+@click.option("--cards", is_flag=True,
+              help="Let the model weigh single cards (which cards a tableau and the hand hold); "
+                   "by default it ignores them, a noise a one-ply bot would choose by.")
 @click.option("--install", is_flag=True,
               help="Also copy the model to the package's default for this player count "
                    "(configs/models/base-Np.npz): how the shipped models are rebuilt.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def command(out: Path, games: int, players: int, strategies: tuple[str, ...],
             data: tuple[Path, ...], learner: str, hidden: str, seed: int, jobs: int,
-            variants: tuple[str, ...], install: bool, quiet: bool) -> None:
+            variants: tuple[str, ...], cards: bool, install: bool, quiet: bool) -> None:
     """Play self-play games recording every seat's observations, fit a value model on them
     and validate it on held-out games against a baseline that knows only the scores."""
     from zsim.learn import train
@@ -63,7 +66,7 @@ def command(out: Path, games: int, players: int, strategies: tuple[str, ...],
         spec = train.experiment(games, players, list(strategies or train.DEFAULT_LINEUP), seed,
                                 jobs, parse_variants(variants).as_strings())
         run = train.play(out, spec, progress=not quiet and sys.stderr.isatty())
-        trained = train.train([run, *data], out, players, learner, sizes, seed)
+        trained = train.train([run, *data], out, players, learner, sizes, seed, cards=cards)
     except (ExperimentError, OptionError, OutputError, DatasetError, RunFailed) as error:
         raise click.ClickException(str(error)) from error
     except RunInterrupted as stop:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -41,11 +42,19 @@ _SEARCH_OPTIONS = (
                  help="Seed of the blocks' master seeds and of the sampler."),
     click.option("--jobs", type=int, default=-1, show_default=True,
                  help="Processes playing each block (-1 = all cores)."),
-    click.option("--backend", type=click.Choice(["loky", "dask"]), default="loky",
+    click.option("--backend", type=click.Choice(["local", "dask"]), default="local",
                  show_default=True, help="Where blocks play (dask: a cluster, or a local one)."),
     click.option("--scheduler", default=None, help="Dask scheduler address."),
     click.option("--quiet", is_flag=True, help="No progress bar."),
 )
+
+
+def exit_status(stop: BaseException) -> int:
+    """The exit status of a study stopped by Ctrl-C (130) or SIGTERM during a run (143), as
+    ``zsim run``'s."""
+    from zsim.cli.run import EXIT_INTERRUPTED, EXIT_TERMINATED
+
+    return EXIT_TERMINATED if getattr(stop, "terminated", False) else EXIT_INTERRUPTED
 
 
 def search_options(function: F) -> F:
@@ -120,11 +129,11 @@ def command(out: Path | None, resume: Path | None, variant: tuple[str, ...],
         assert directory is not None
         result = tune(directory, setup, execution, budget_from_options(options),
                       options["sampler"], not options["quiet"])
-    except (KeyboardInterrupt, RunInterrupted):
+    except (KeyboardInterrupt, RunInterrupted) as stop:
         directory = resume or out
-        raise click.ClickException(
-            f"interrupted; the study is kept in {directory}/{search.DATABASE}: continue it "
-            f"with zsim tune --resume {directory}") from None
+        click.echo(f"\ninterrupted; the study is kept in {directory}/{search.DATABASE}: "
+                   f"continue it with zsim tune --resume {directory}", err=True)
+        sys.exit(exit_status(stop))
     except (ExperimentError, BackendError, ValueError, OSError) as error:
         raise click.ClickException(str(error)) from error
     report(result)

@@ -156,7 +156,9 @@ def _layout(box: Box, n: int) -> ObservationLayout:
     for name, size, divisor in _parts(compile_tables(box), n):
         parts[name] = slice(len(inverse), len(inverse) + size)
         inverse.extend([1.0 / divisor] * size)
-        signature.append(f"{name}:{size}/{divisor}")
+        # as a float: the compiled build holds every divisor as one, and the version must not
+        # depend on the build (a model trained on one would be refused by the other)
+        signature.append(f"{name}:{size}/{float(divisor)}")
     version = hashlib.sha256("|".join(signature).encode()).hexdigest()[:12]
     start = {name: part.start for name, part in parts.items()}
     players = tuple({name.split("_", 1)[1]: begin for name, begin in start.items()

@@ -87,7 +87,7 @@ class Experience:
 
 
 def _empty(name: str) -> pd.DataFrame:
-    from zsim.runner.tables import BASE
+    from zsim.runner.columns import BASE
 
     return BASE[name].empty_table().to_pandas()
 

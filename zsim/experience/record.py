@@ -23,7 +23,7 @@ the rules' public query of what each player would score if the game ended now
   offered it and how often it was chosen.
 
 Rows are summed per game, so a game adds a few hundred small tuples at most; the runner turns
-them into columns with the other tables (``zsim.runner.tables``).
+them into columns with the other tables (``zsim.runner.columns``).
 """
 
 from __future__ import annotations

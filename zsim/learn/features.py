@@ -20,6 +20,13 @@ from zsim.rules import scoring
 from zsim.rules.scoring import END_CATEGORIES
 
 SCALE = 100.0  # VP, as the observation scales them
+# The parts of the observation that name single cards (which cards a tableau and the hand hold,
+# the number of the Court's top card). A model fitted on some thousand games gives each card a
+# weight of its own, mostly noise; a one-ply bot comparing the positions after each option,
+# which differ mostly in which card went where, then chooses by that noise (on the first shipped
+# model, the cards' own weights were most of the gap between the value bot's choices and the
+# heuristic's, against worse scores). A model ignores them unless fitted with ``cards=True``.
+CARD_PARTS = ("tableau_cards", "hand", "court_top")
 
 
 class _Quiet:
@@ -56,6 +63,16 @@ def scores_now(game: Any, seat: int) -> np.ndarray:
     out[-1] = totals[seat] - max(t for s, t in enumerate(totals) if s != seat)
     out /= SCALE
     return out
+
+
+def card_columns(parts: dict[str, slice], size: int) -> np.ndarray:
+    """Which entries of a model's input (an observation of ``parts``, then the scores) belong
+    to the parts naming single cards (``CARD_PARTS``), any player's."""
+    mask = np.zeros(size, dtype=bool)
+    for name, part in parts.items():
+        if name in CARD_PARTS or name.split("_", 1)[-1] in CARD_PARTS:
+            mask[part] = True
+    return mask
 
 
 def inputs(game: Any, view: Any) -> np.ndarray:

@@ -46,8 +46,10 @@ class Fitted:
 
 
 def fit(train: Positions, learner: str = "mlp", hidden: tuple[int, ...] = (64,),
-        seed: int = 0, meta: dict[str, Any] | None = None) -> Fitted:
-    """Fit ``learner`` on ``train`` and export it."""
+        seed: int = 0, meta: dict[str, Any] | None = None,
+        ignore: np.ndarray | None = None) -> Fitted:
+    """Fit ``learner`` on ``train`` and export it. The inputs flagged in ``ignore`` are
+    scaled by zero: the model reads the same vector but gives them no weight."""
     sklearn = _sklearn()
     if learner not in LEARNERS:
         raise ValueError(f"learner {learner!r}: expected one of {', '.join(LEARNERS)}")
@@ -58,6 +60,8 @@ def fit(train: Positions, learner: str = "mlp", hidden: tuple[int, ...] = (64,),
     # the encoding keeps every value about [0, 1] already; a floor on the spread keeps a rare
     # feature (a tile seen in a handful of games) from being blown up to hundreds
     scale = np.where(std > 0, 1.0 / np.maximum(std, STD_FLOOR), 0.0)
+    if ignore is not None:
+        scale[ignore] = 0.0
     z = ((x - mean.astype(np.float32)) * scale.astype(np.float32)).astype(np.float32)
     m_mean, m_std = float(train.margin.mean()), float(train.margin.std() or 1.0)
     y = np.column_stack([(train.margin - m_mean) / m_std, train.win]).astype(np.float32)

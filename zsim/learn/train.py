@@ -60,8 +60,10 @@ def play(out: Path, spec: Any, progress: bool) -> Path:
 
 
 def train(runs: list[Path], out: Path, n_players: int, learner: str, hidden: tuple[int, ...],
-          seed: int, held_out: float = 0.2) -> Trained:
-    """Fit and validate a model on the positions of ``runs``; write it and its validation."""
+          seed: int, held_out: float = 0.2, cards: bool = False) -> Trained:
+    """Fit and validate a model on the positions of ``runs``; write it and its validation.
+    The parts of the observation naming single cards are ignored unless ``cards``
+    (``zsim.learn.features.CARD_PARTS`` says why)."""
     from zsim.components import load_box
     from zsim.runner import parse_experiment
 
@@ -71,14 +73,18 @@ def train(runs: list[Path], out: Path, n_players: int, learner: str, hidden: tup
     run = parse_experiment(manifest["experiment"], str(runs[0] / "run.json"))
     box = load_box(run.box_dir(), run.variant_set().box)
     from zsim.encode.observation import layout
+    from zsim.learn.features import CARD_PARTS, card_columns
     from zsim.rules.tables import compile_tables
 
+    encoding = layout(compile_tables(box), n_players)
+    ignore = None if cards else card_columns(dict(encoding.parts),
+                                              positions.observations.shape[1])
     meta = {"rules_digest": rules_digest(box), "box_digest": positions.box_digest,
-            "observation": layout(compile_tables(box), n_players).version,
+            "observation": encoding.version, "ignored": [] if cards else list(CARD_PARTS),
             "variants": positions.variants, "trained_on": [str(r) for r in runs],
             "games": len(np.unique(positions.game)), "positions": len(positions),
             "created": time.strftime("%Y-%m-%dT%H:%M:%S")}
-    fitted = fit.fit(training, learner, hidden, seed, meta)
+    fitted = fit.fit(training, learner, hidden, seed, meta, ignore)
     validation = fit.validate(fitted.model, training, test)
     validation["fit_cpu_seconds"] = round(fitted.seconds, 2)
     validation["inference_us"] = fit.inference_cost(fitted.model, test.observations)

@@ -14,7 +14,6 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import BrokenExecutor
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from importlib import metadata
@@ -27,10 +26,13 @@ from zsim import __version__
 from zsim.components import BoxError
 from zsim.game import Game, any_forks
 from zsim.options import OptionError
+from zsim.rules.lisi import LiSiSeat
 from zsim.runner import backends, chunkfile, lock, writer
 from zsim.runner.boxfiles import load_for_run
 from zsim.runner.experiment import Experiment, ExperimentError, parse_experiment
+from zsim.runner.isolate import Isolated
 from zsim.runner.limits import TimeLimits
+from zsim.runner.processes import WorkerLost
 from zsim.runner.provenance import play_digest
 from zsim.runner.summary import Summary, Tally, summarize
 from zsim.runner.worker import ChunkResult, RunContext, peak_rss_bytes
@@ -67,8 +69,8 @@ class WorkerDied(RunInterrupted):
     """A worker process died (killed, out of memory, crashed), which stopped the run; its
     directory can be resumed."""
 
-    def __init__(self, out: Path, finished: int, total: int, error: BrokenExecutor) -> None:
-        super().__init__(out, finished, total, f"a worker process died ({error})\nstopped")
+    def __init__(self, out: Path, finished: int, total: int, error: WorkerLost) -> None:
+        super().__init__(out, finished, total, f"{error}\nstopped")
 
 
 class RunFailed(Exception):
@@ -116,6 +118,7 @@ def start_run(experiment: Experiment, out: Path, *, source: str = "experiment",
 def _start(out: Path, experiment: Experiment, context: RunContext, source: str,
            progress: bool) -> RunReport:
     manifest = {
+        "format": writer.RUN_FORMAT,
         "run_id": context.run_id,
         "status": "running",
         "experiment": experiment.model_dump(),
@@ -147,22 +150,28 @@ def chunk_size(experiment: Experiment, context: RunContext) -> int:
 def resume_run(out: Path, *, jobs: int | None = None, backend: str | None = None,
                scheduler: str | None = None, max_failures: int | None = None,
                decision_time_limit: float | None = None, game_time_limit: float | None = None,
+               isolate: list[str] | None = None, isolate_memory: int | None = None,
                strategies: Mapping[str, Strategy] | None = None,
                progress: bool = False) -> RunReport:
     """Finish the run in ``out``: play only the chunks not on disk yet, or whose file is
     damaged or belongs to another run.
 
     Only how the run executes may change (jobs, backend, scheduler, failures tolerated, time
-    limits), never what it plays.
+    limits, isolated strategies), never what it plays.
     """
     changes = {"jobs": jobs, "backend": backend, "scheduler": scheduler,
                "max_failures": max_failures, "decision_time_limit": decision_time_limit,
-               "game_time_limit": game_time_limit}
+               "game_time_limit": game_time_limit, "isolate": isolate,
+               "isolate_memory": isolate_memory}
     path = out / writer.RUN_JSON
     if not path.is_file():
         raise ExperimentError(f"{out}: no {writer.RUN_JSON}, so not a zsim run directory")
     with lock.acquire(out):
         manifest = writer.read_json(path)
+        if manifest.get("format", writer.RUN_FORMAT) != writer.RUN_FORMAT:
+            raise ExperimentError(f"{path}: format {manifest['format']!r}, not the "
+                                  f"{writer.RUN_FORMAT} this zsim reads: another version of "
+                                  f"zsim wrote it")
         experiment = parse_experiment(manifest["experiment"], str(path)).with_overrides(
             source="--resume options", **changes)
         context = _context(experiment, str(path), strategies)
@@ -241,7 +250,7 @@ def _execute(out: Path, manifest: dict[str, Any], experiment: Experiment, contex
             raise RunInterrupted(out, _games_on_disk(out, bounds), experiment.games,
                                  "terminated (SIGTERM)" if terminated else "interrupted",
                                  terminated) from None
-        except BrokenExecutor as error:
+        except WorkerLost as error:
             _close_session(out, manifest, session, totals, clock, "interrupted")
             raise WorkerDied(out, _games_on_disk(out, bounds), experiment.games,
                              error) from error
@@ -392,13 +401,17 @@ def _context(experiment: Experiment, source: str, instances_given: Mapping[str, 
                                else resolve(name))
         except UnknownStrategy as error:
             raise ExperimentError(f"{where('strategies')}: key 'strategies': {error}") from None
-    if backends.ships_chunks(experiment.backend, experiment.jobs):
+    if backends.pickles_lineup(experiment.backend):
         for name, instance in instances.items():
             if (error := backends.pickling_error(instance)) is not None:
                 raise ExperimentError(
                     f"{where('strategies')}: key 'strategies': {name} cannot be sent to worker "
-                    f"processes ({type(error).__name__}: {error}); run it with --jobs 1, or "
-                    f"keep only picklable state in the bot")
+                    f"processes ({type(error).__name__}: {error}); run it with the local "
+                    f"backend, or keep only picklable state in the bot")
+    for name in experiment.isolate:
+        given_here = bool(instances_given and name in instances_given)
+        instances[name] = _isolated(instances[name], name, experiment, where("isolate"),
+                                    None if given_here else name)
     options, schedule = experiment.options(), experiment.schedule()
     try:  # setting a game up checks the variants against this box and each player count
         for first in map(schedule.plan, range(len(experiment.players))):
@@ -411,6 +424,17 @@ def _context(experiment: Experiment, source: str, instances_given: Mapping[str, 
                                         experiment.game_time_limit),
                       record=tuple(experiment.record),
                       trajectories=experiment.trajectories, kingmaking=experiment.kingmaking)
+
+
+def _isolated(instance: Strategy, name: str, experiment: Experiment, where: str,
+              spec: str | None) -> Isolated:
+    """``instance`` played in a process of its own; Li Si's seat (engine data, never asked)
+    and a search (it forks the game, which an isolated strategy has not) cannot be."""
+    if isinstance(instance, LiSiSeat) or getattr(instance, "forks", False):
+        what = "is Li Si's seat" if isinstance(instance, LiSiSeat) else \
+            "searches forks of the game, and an isolated strategy sees its table only"
+        raise ExperimentError(f"{where}: key 'isolate': {name} cannot be isolated: it {what}")
+    return Isolated(instance, experiment.isolate_memory, experiment.decision_time_limit, spec)
 
 
 def _versions() -> dict[str, str | None]:

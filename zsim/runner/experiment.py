@@ -20,6 +20,7 @@ from zsim.components import default_box_dir
 from zsim.design import CHECKED_GAMES, partial_block, seat_aliasing
 from zsim.options import GameOptions, OptionError
 from zsim.paths import configs_dir
+from zsim.runner.isolate import DEFAULT_MEMORY_MIB
 from zsim.runner.limits import DEFAULT_DECISION_SECONDS, DEFAULT_GAME_SECONDS
 from zsim.runner.seeds import Schedule
 from zsim.validation import describe, read_yaml
@@ -53,7 +54,7 @@ class Experiment(BaseModel):
     box: str | None = None
     chunk_size: int = Field(50, ge=1)
     jobs: int = -1
-    backend: Literal["loky", "dask"] = "loky"
+    backend: Literal["local", "dask"] = "local"
     scheduler: str | None = None
     max_failures: int = Field(0, ge=0)
     decision_time_limit: float = Field(DEFAULT_DECISION_SECONDS, ge=0)  # seconds; 0 = none
@@ -65,6 +66,10 @@ class Experiment(BaseModel):
     # off by default: recording costs a run about a fifth more CPU (docs/experience.md)
     trajectories: Literal["off", "vp", "value"] = "off"
     kingmaking: int = Field(0, ge=0)  # the first N games' last choices replayed with alternatives
+    # strategies of the lineup played each in a process of its own (``zsim.runner.isolate``),
+    # with this many MiB of memory beyond what the process starts with
+    isolate: list[str] = Field(default_factory=list)
+    isolate_memory: int = Field(DEFAULT_MEMORY_MIB, ge=16)  # MiB
 
     @field_validator("players", mode="before")
     @classmethod
@@ -106,6 +111,13 @@ class Experiment(BaseModel):
             raise ValueError(str(error)) from None
         return value
 
+    @field_validator("backend", mode="before")
+    @classmethod
+    def _old_backend_name(cls, value: Any) -> Any:
+        """``loky``, the name of the local backend when it ran on joblib's loky pool: in
+        experiment files and the run.json of runs started then."""
+        return "local" if value == "loky" else value
+
     @field_validator("jobs")
     @classmethod
     def _jobs_not_zero(cls, value: int) -> int:
@@ -119,6 +131,14 @@ class Experiment(BaseModel):
         if self.seats == "fixed" and len(self.strategies) > min(self.players):
             raise ValueError(f"seats 'fixed' seats the lineup as given, but it has "
                              f"{len(self.strategies)} strategies for {min(self.players)} players")
+        return self
+
+    @model_validator(mode="after")
+    def _isolated_in_lineup(self) -> Experiment:
+        for name in self.isolate:
+            if name not in self.strategies:
+                raise ValueError(f"isolate names {name!r}, which is not in the lineup "
+                                 f"({', '.join(self.strategies)})")
         return self
 
     # --- derived ---------------------------------------------------------------------------

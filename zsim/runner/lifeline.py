@@ -1,36 +1,36 @@
-"""What a loky worker process does as it starts: import the code that plays chunks, and watch
-its parent.
+"""A worker process ends when the run's process that started it does.
 
-loky's workers outlive a parent killed by ``kill -9`` (or dead of any other cause that runs no
-clean-up), and would go on playing the chunks they hold and writing them into a run directory
-that a ``--resume`` may by then be playing into. A thread of each worker therefore checks, twice
-a second, that its parent is still the process that started it (an orphan is adopted by
-another), and ends the worker at once otherwise. The parent names itself, and the watch
-starts before the import: a parent killed while its worker was still starting (importing takes
-a second or more on a busy machine) would otherwise leave the worker watching for its new
-parent, init, forever. Only the standard library here: the ``zsim run`` process pickles
-``start`` before it imports the runner.
+Without this, the workers of a ``zsim run`` killed with ``kill -9`` (or dead of any other cause
+that runs no clean-up) would go on playing the chunks they hold and writing them into a run
+directory that a ``--resume`` may by then be playing into. On Linux the kernel kills a worker
+as its parent dies (``PR_SET_PDEATHSIG``), even one stuck in C code; everywhere, a thread of the
+worker also checks twice a second that its parent is still the process that started it (an
+orphan is adopted by another) and ends the worker otherwise.
 """
 
 from __future__ import annotations
 
-import atexit
-import gc
+import contextlib
+import ctypes
 import os
+import signal
+import sys
 import threading
 import time
-from importlib import import_module
 
 CHECK_SECONDS = 0.5
+_PR_SET_PDEATHSIG = 1
 
 
-def start(module: str, parent: int) -> None:
-    """Initializer of a worker of process ``parent``: leave when the parent is gone, and import
-    ``module``."""
+def watch(parent: int) -> None:
+    """End this process as soon as process ``parent``, which started it, is gone."""
+    if sys.platform == "linux":
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # gone before the watch began
+        os._exit(1)
     threading.Thread(target=_watch, args=(parent,), name="zsim-parent-watch",
                      daemon=True).start()
-    atexit.register(gc.freeze)  # a quick exit, as zsim.cli's: the run waits for it
-    import_module(module)
 
 
 def _watch(parent: int) -> None:

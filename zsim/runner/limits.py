@@ -1,4 +1,5 @@
-"""Time limits on strategies: one decision, and one whole game.
+"""Time limits on strategies: one decision, and one whole game; stopped from inside the process
+that plays when the strategy lets itself be stopped, ended from outside when it does not.
 
 A strategy that blocks (waits on a socket, sleeps, loops) would otherwise hold its chunk, and
 the run, forever. The limits cost the games nothing: no clock is read around a strategy call.
@@ -10,25 +11,32 @@ a game playing for the game limit, is stopped by raising ``TimeLimitExceeded`` i
 thread, which fails that game like any strategy error, naming the strategy and the decision;
 the chunk goes on with its next game.
 
-In the main thread of a process (``zsim run`` itself, and loky's workers) the watchdog sends the
-process SIGALRM, whose handler raises the exception: a signal also wakes a thread blocked in a
-system call (``time.sleep``, a socket read). Any other thread (a Dask worker's) gets the
-exception asynchronously, at its next Python instruction, so there a call blocked inside the
-system is stopped only once it returns. Code that never comes back to Python bytecode (a loop in
-a C extension) cannot be stopped at all.
+In the main thread of a process (the run's worker processes) the watchdog sends the process
+SIGALRM, whose handler raises the exception: a signal also wakes a thread blocked in a system
+call (``time.sleep``, a socket read). Any other thread (a Dask worker's) gets the exception
+asynchronously, at its next Python instruction. The watchdog samples every quarter of the
+shortest limit, so a decision is stopped after between 1 and 1.25 times its limit.
 
-The watchdog samples every quarter of the shortest limit, so a decision is stopped after between
-1 and 1.25 times its limit.
+That stop is a courtesy a strategy can refuse: it can catch the exception and carry on
+(``except BaseException`` in a retry loop), replace the SIGALRM handler, or sit in C code that
+holds the interpreter's lock, where neither the handler nor the watchdog runs. So in a worker
+process of the run the watchdog also writes what it sees into a ``Beat``, a record in memory
+shared with the run's process, which reads it (``overrun``) and kills the worker once a
+decision or a game is over its limit by more than a grace (``TimeLimits.hard``): half the limit
+again and two seconds. A worker whose watchdog stopped writing for that long (frozen in C
+code) is killed too. The run's process plays nothing itself, so no strategy can keep it from
+doing so, nor from stopping at Ctrl-C (``zsim.runner.processes``).
 """
 
 from __future__ import annotations
 
 import ctypes
+import os
 import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import FrameType
@@ -43,6 +51,10 @@ if TYPE_CHECKING:
 DEFAULT_DECISION_SECONDS = 10.0
 DEFAULT_GAME_SECONDS = 300.0
 _SAMPLES_PER_LIMIT = 4
+# The hard limit: the limit, HARD_FACTOR - 1 of it again (beyond the watchdog's lag of a
+# quarter), and HARD_GRACE_SECONDS for a stopped strategy to unwind.
+HARD_FACTOR = 1.5
+HARD_GRACE_SECONDS = 2.0
 
 
 @dataclass(frozen=True)
@@ -61,6 +73,14 @@ class TimeLimits:
     def any(self) -> bool:
         return bool(self.decision or self.game)
 
+    @staticmethod
+    def hard(limit: float) -> float:
+        """Seconds after which the run's process ends a game over ``limit`` from outside."""
+        return limit * HARD_FACTOR + HARD_GRACE_SECONDS
+
+
+_NO_LIMITS = TimeLimits(0, 0)
+
 
 class TimeLimitExceeded(BaseException):
     """A strategy took longer than its decision's limit, or a game longer than its own.
@@ -70,6 +90,72 @@ class TimeLimitExceeded(BaseException):
 
     def __init__(self, reason: str | None = None) -> None:
         super().__init__(reason or _WATCHDOG.reason)
+
+
+class Beat(ctypes.Structure):
+    """What the watchdog of one worker process last saw, in memory the run's process reads.
+
+    Times are ``time.monotonic()``, one clock for every process of the machine. Fields are
+    written one at a time, so a reader may see a record half updated; the run's process acts
+    only on a state that has lasted seconds, by then written whole."""
+
+    _fields_ = [
+        ("game", ctypes.c_long),  # the game index being played; -1 between games
+        ("started", ctypes.c_double),  # when that game started
+        ("decisions", ctypes.c_long),  # its decisions so far, when the watchdog last looked
+        ("seat", ctypes.c_int),  # the seat whose strategy was being asked then; -1: none
+        ("kind", ctypes.c_char * 40),  # the kind of that decision
+        ("since", ctypes.c_double),  # since when that same decision was seen
+        ("seen", ctypes.c_double),  # when the watchdog last looked
+    ]
+
+
+@dataclass(frozen=True)
+class Overrun:
+    """A game the run's process must end from outside: who was being asked what, and why."""
+
+    game: int
+    seat: int | None
+    kind: str | None
+    reason: str
+    seconds: float  # how long the game had been playing
+
+
+def overrun(beat: Beat, limits: TimeLimits, now: float,
+            names: Callable[[int], Sequence[str]]) -> Overrun | None:
+    """The game of ``beat`` if it is over a hard limit at ``now``, else None; ``names`` gives a
+    game's strategies by seat, for the message (asked only of a game over its limit)."""
+    game = beat.game
+    if game < 0 or not limits.any or not _late(beat, limits, now):
+        return None
+    names = names(game)
+    seat = beat.seat if 0 <= beat.seat < len(names) else None
+    kind = beat.kind.decode(errors="replace") if seat is not None else None
+    who = f"strategy {names[seat]!r} (seat {seat})" if seat is not None else ""
+    killed = "so the runner killed the process that played it"
+    if seat is not None and limits.decision and now - beat.since > limits.hard(limits.decision):
+        reason = (f"{who} took more than {limits.decision:g} s over a {kind!r} decision (the "
+                  f"decision time limit) and did not stop when told, {killed}")
+    elif limits.game and now - beat.started > limits.hard(limits.game):
+        doing = f", while {who} was deciding {kind!r}" if seat is not None else ""
+        reason = (f"the game took more than {limits.game:g} s (the game time limit){doing} and "
+                  f"did not stop when told, {killed}")
+    elif now - beat.seen > limits.hard(limits.decision or limits.game):
+        doing = f" while {who} was deciding {kind!r}" if seat is not None else ""
+        reason = (f"the process playing the game stopped responding for more than "
+                  f"{now - beat.seen:.0f} s{doing} (stuck outside Python, over the time "
+                  f"limits), {killed}")
+    else:
+        return None
+    return Overrun(game, seat, kind, reason, now - beat.started)
+
+
+def _late(beat: Beat, limits: TimeLimits, now: float) -> bool:
+    """Whether some hard limit is passed (the cheap test ``overrun`` makes first)."""
+    return ((limits.decision and beat.seat >= 0
+             and now - beat.since > limits.hard(limits.decision))
+            or (limits.game and now - beat.started > limits.hard(limits.game))
+            or now - beat.seen > limits.hard(limits.decision or limits.game))
 
 
 def asking(frame: FrameType | None) -> tuple[Game, Decision] | None:
@@ -87,33 +173,45 @@ class _Watchdog:
     after another)."""
 
     def __init__(self) -> None:
-        self._lock = threading.RLock()  # the alarm handler takes it in the thread it interrupts
-        self._wake = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._fresh()
         self._game: Game | None = None
         self._ident = 0
-        self._limits = TimeLimits()
+        self._main = False
+        self._limits = _NO_LIMITS  # outside ``watching``
         self._names: Sequence[str] = ()
         self._started = 0.0
         self._seen: tuple[int, int] | None = None  # (game, decision count) seen in a decision
         self._seen_at = 0.0
         self._target: tuple[Game, int | None] | None = None  # what the next alarm stops
+        self._handler = self._on_alarm  # one bound method, to tell it from a strategy's own
+        self._beat: Beat | None = None
         self.reason = "time limit exceeded"
 
+    def _fresh(self) -> None:
+        """New lock, event and no thread: also in a forked child, which inherits none of the
+        parent's threads, and its locks in whatever state they were."""
+        self._lock = threading.RLock()  # the alarm handler takes it in the thread it interrupts
+        self._wake = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def publish(self, beat: Beat | None) -> None:
+        """Write what the watchdog sees into ``beat`` (a worker process of a run)."""
+        self._beat = beat
+        if beat is not None:
+            beat.game = -1
+
     @contextmanager
-    def playing(self, game: Game, limits: TimeLimits, names: Sequence[str]) -> Iterator[None]:
-        """Watch ``game`` while it is played in this thread; ``names`` are its strategies by
-        seat, for the messages."""
+    def watching(self, limits: TimeLimits) -> Iterator[None]:
+        """Watch the games this thread plays meanwhile (``begin`` to ``end``) under ``limits``;
+        in the main thread, with the alarm handler installed (again, should a strategy of the
+        last chunk have replaced it)."""
         if not limits.any:
             yield
             return
         main = threading.current_thread() is threading.main_thread()
-        previous = signal.signal(signal.SIGALRM, self._on_alarm) if main else None
+        previous = signal.signal(signal.SIGALRM, self._handler) if main else None
         with self._lock:
-            self._game, self._ident, self._limits = game, threading.get_ident(), limits
-            self._names = names
-            self._started, self._seen, self._target = time.monotonic(), None, None
-            self._main = main
+            self._ident, self._limits, self._main = threading.get_ident(), limits, main
             if self._thread is None:
                 self._thread = threading.Thread(target=self._watch, name="zsim-time-limits",
                                                 daemon=True)
@@ -124,21 +222,46 @@ class _Watchdog:
         finally:
             with self._lock:
                 self._game = self._target = None
+                self._limits, self._ident = _NO_LIMITS, 0
             if main:
                 signal.signal(signal.SIGALRM, previous)
 
+    def begin(self, game: Game, names: Sequence[str], index: int = -1) -> None:
+        """Watch ``game`` (number ``index`` of its run), played in this thread inside
+        ``watching``, until ``end``; ``names`` are its strategies by seat, for the messages.
+        Called for every game, so it does as little as it can: a few assignments."""
+        if self._ident != threading.get_ident():
+            return
+        now = time.monotonic()
+        with self._lock:
+            self._game, self._names = game, names
+            self._started, self._seen, self._target = now, None, None
+            beat = self._beat
+            if beat is not None:
+                beat.started = beat.since = beat.seen = now
+                beat.seat, beat.decisions, beat.game = -1, 0, index
+
+    def end(self) -> None:
+        """The game ``begin`` watches is over."""
+        if self._ident != threading.get_ident():
+            return
+        with self._lock:
+            self._game = self._target = None
+            if self._beat is not None:
+                self._beat.game = -1
+
     def _watch(self) -> None:
+        """Look at the game every period while a chunk is watched; sleep otherwise."""
         while True:
-            with self._lock:
-                game, period = self._game, self._limits.period if self._game else None
-            if game is None or period is None:
+            limits = self._limits
+            if not limits.any:
                 self._wake.wait()
                 self._wake.clear()
                 continue
-            time.sleep(period)
+            time.sleep(limits.period)
             with self._lock:
-                if self._game is game:
-                    self._check(game)
+                if self._game is not None:
+                    self._check(self._game)
 
     def _check(self, game: Game) -> None:
         """Stop the game if it or its current decision is over its limit (lock held)."""
@@ -147,6 +270,8 @@ class _Watchdog:
         seen = (id(game), game.decisions) if current is not None else None
         if seen != self._seen:
             self._seen, self._seen_at = seen, now
+        if self._beat is not None:
+            self._write(game, current, now)
         if current is not None and limits.decision and now - self._seen_at >= limits.decision:
             _, decision = current
             self._stop(game, game.decisions, (
@@ -159,6 +284,17 @@ class _Watchdog:
                 f"(seat {current[1].seat}) was deciding {current[1].kind!r}")
             self._stop(game, None, f"the game took more than {limits.game:g} s (the game time "
                                    f"limit){doing}")
+
+    def _write(self, game: Game, current: tuple[Game, Decision] | None, now: float) -> None:
+        beat = self._beat
+        assert beat is not None
+        beat.decisions = game.decisions
+        if current is None:
+            beat.seat = -1
+        else:
+            beat.kind = str(current[1].kind).encode()[:39]
+            beat.since, beat.seat = self._seen_at, current[1].seat
+        beat.seen = now
 
     def _stop(self, game: Game, decisions: int | None, reason: str) -> None:
         self.reason, self._target = reason, (game, decisions)
@@ -185,4 +321,8 @@ class _Watchdog:
 
 
 _WATCHDOG = _Watchdog()
-playing = _WATCHDOG.playing
+os.register_at_fork(after_in_child=_WATCHDOG._fresh)
+watching = _WATCHDOG.watching
+begin = _WATCHDOG.begin
+end = _WATCHDOG.end
+publish = _WATCHDOG.publish

@@ -6,17 +6,32 @@ holds ``run.lock`` for its whole life: an exclusive ``flock`` on the file, which
 the holder's process id for the messages. The system drops the lock when the process ends,
 however it ends, so a lock left by a killed run is stale at once: the next ``--resume`` takes it
 over. A new run creates the file exclusively before it checks that the directory is otherwise
-empty, so of two runs started together only one gets past the check.
+empty, so of two runs started together only one gets past the check. A worker process forked
+from the run's process closes its copy of the lock's file descriptor as it starts: otherwise
+the lock would outlive a killed run for as long as its workers take to notice.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import os
 from pathlib import Path
 
 LOCK = "run.lock"
+_HELD: set[int] = set()  # the descriptors of the locks this process holds
+
+
+def _forget_held() -> None:
+    """In a forked child: close the held locks' descriptors, which are the parent's to keep."""
+    for fd in _HELD:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    _HELD.clear()
+
+
+os.register_at_fork(after_in_child=_forget_held)
 
 
 class LockError(OSError):
@@ -28,6 +43,7 @@ class RunLock:
 
     def __init__(self, out: Path, fd: int) -> None:
         self.out, self._fd = out, fd
+        _HELD.add(fd)
 
     def release(self) -> None:
         """Remove the lock file, then drop the lock (in this order, so that whoever opened the
@@ -35,6 +51,7 @@ class RunLock:
         if self._fd < 0:
             return
         (self.out / LOCK).unlink(missing_ok=True)
+        _HELD.discard(self._fd)
         os.close(self._fd)
         self._fd = -1
 

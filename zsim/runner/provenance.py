@@ -48,7 +48,9 @@ def play_digest(lineup: Mapping[str, Strategy]) -> str:
 
 def _bot_bytes(bot: Strategy) -> bytes:
     """The bot pickled (its class by name, and its parameters); only the class's name for a
-    bot that pickle cannot handle (say, a class defined inside a function of a script)."""
+    bot that pickle cannot handle (say, a class defined inside a function of a script). An
+    isolated bot is the bot it plays: isolating it changes where it plays, not how."""
+    bot = getattr(bot, "isolated", bot)
     try:
         return pickle.dumps(bot)
     except (pickle.PicklingError, AttributeError, TypeError):

@@ -1,6 +1,6 @@
 """Play one chunk of a run's games and hand back its tables, never letting one game sink it.
 
-This runs in the run's own process, in a worker process beside it, or on a Dask worker. A game
+This runs in a worker process of the run (``zsim.runner.processes``) or on a Dask worker. A game
 that raises, whether a strategy failed (even calling ``sys.exit``), answered illegally or went
 over its time limit (``zsim.runner.limits``), or the engine broke, becomes a failed row and a
 failure record with its seed and traceback; the chunk goes on. So does a game that ends with
@@ -15,6 +15,7 @@ import resource
 import sys
 import time
 import traceback
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
@@ -32,9 +33,10 @@ from zsim.experience.record import ExperienceRecorder
 from zsim.game import RECORD_FIELDS, Game, GameResult
 from zsim.invariants import violations
 from zsim.options import GameOptions
-from zsim.runner import chunkfile, limits, recorders, tables
+from zsim.runner import chunkfile, limits, recorders
 from zsim.runner.boxfiles import unpack_box
-from zsim.runner.limits import TimeLimitExceeded, TimeLimits
+from zsim.runner.columns import TABLES, Columns
+from zsim.runner.limits import Overrun, TimeLimitExceeded, TimeLimits
 from zsim.runner.seeds import GamePlan, Schedule
 
 if TYPE_CHECKING:
@@ -74,38 +76,49 @@ class ChunkResult:
     files: dict[str, bytes] = field(default_factory=dict)
 
 
-def play_chunk(context: RunContext, index: int, start: int, stop: int) -> ChunkResult:
-    """Play games ``start..stop-1`` (chunk number ``index``) of a run."""
+def play_chunk(context: RunContext, index: int, start: int, stop: int,
+               ended: Mapping[int, Overrun] | None = None) -> ChunkResult:
+    """Play games ``start..stop-1`` (chunk number ``index``) of a run. ``ended`` holds the games
+    of the chunk that the run's process ended from outside (a worker killed over a time limit,
+    ``zsim.runner.processes``): they are recorded as failed, not played again."""
     box = unpack_box(context.box_blob, context.box_digest)
     fields = {**RECORD_FIELDS, **EXPERIENCE_FIELDS, "kingmaking": kingmaking.RECORD_FIELDS}
-    columns = {name: tables.Columns(name, fields.get(name)) for name in tables.TABLES}
+    columns = {name: Columns(name, fields.get(name)) for name in TABLES}
     failures: list[dict[str, Any]] = []
     decisions = 0
     engine_seconds = 0.0
     # Plans first: numpy's seeding runs several times faster while it stays in the CPU caches.
     plans = [context.schedule.plan(game) for game in range(start, stop)]
     recorded = recorders.collectors(context.record)
-    for plan in plans:
-        ids = {"run_id": context.run_id, "game": plan.index}
-        clock = time.perf_counter()
-        _, result, experience = _play(box, context, plan, list(recorded.values()))
-        seconds = time.perf_counter() - clock
-        engine_seconds += seconds
-        for collector in recorded.values():
-            collector.finish(not isinstance(result, BaseException))
-        if isinstance(result, BaseException):
-            failure = _failure(context, plan, result)
-            failures.append(failure)
-            columns["games"].add([_failed_game_row(plan, failure, seconds)], **ids)
-            continue
-        decisions += result.decisions
-        _add_rows(columns, ids, plan, result, seconds)
-        if "kingmaking" in experience:
-            experience["kingmaking"] = kingmaking.analyse(
-                box, context.options, [context.strategies[name] for name in plan.strategies],
-                plan.seed, experience["kingmaking"], result.winners)
-        for name, records in experience.items():
-            columns[name].add(records, lineup=plan.strategies, **ids, n_players=plan.n_players)
+    with limits.watching(context.limits):
+        for plan in plans:
+            ids = {"run_id": context.run_id, "game": plan.index}
+            if ended and plan.index in ended:
+                failure = killed(context, ended[plan.index])
+                failures.append(failure)
+                columns["games"].add([_failed_game_row(plan, failure,
+                                                       ended[plan.index].seconds)], **ids)
+                continue
+            clock = time.perf_counter()
+            _, result, experience = _play(box, context, plan, list(recorded.values()))
+            seconds = time.perf_counter() - clock
+            engine_seconds += seconds
+            for collector in recorded.values():
+                collector.finish(not isinstance(result, BaseException))
+            if isinstance(result, BaseException):
+                failure = _failure(context, plan, result)
+                failures.append(failure)
+                columns["games"].add([_failed_game_row(plan, failure, seconds)], **ids)
+                continue
+            decisions += result.decisions
+            _add_rows(columns, ids, plan, result, seconds)
+            if "kingmaking" in experience:
+                experience["kingmaking"] = kingmaking.analyse(
+                    box, context.options, [context.strategies[name] for name in plan.strategies],
+                    plan.seed, experience["kingmaking"], result.winners)
+            for name, records in experience.items():
+                columns[name].add(records, lineup=plan.strategies, **ids,
+                                  n_players=plan.n_players)
     files = {name: _ipc(table.table()) for name, table in columns.items()}
     files.update((name, _ipc(collector.table())) for name, collector in recorded.items())
     if failures:
@@ -137,8 +150,11 @@ def _play(box: Box, context: RunContext, plan: GamePlan,
         log = AnswerLog() if plan.index < context.kingmaking else None
         if log is not None:
             game.listen(log, ("decision",))
-        with limits.playing(game, context.limits, plan.strategies):
+        limits.begin(game, plan.strategies, plan.index)
+        try:
             result = game.play()
+        finally:
+            limits.end()
         broken = violations(game.state, game.t)
         if broken:
             raise BrokenInvariant(f"game seed {plan.seed} ended with broken invariants: "
@@ -162,16 +178,17 @@ def _estimator(game: Game, mode: str) -> PositionEstimator | None:
     return valuewin.estimator(game)
 
 
-def play_to_disk(context: RunContext, out: Path, index: int, start: int,
-                 stop: int) -> ChunkResult:
+def play_to_disk(context: RunContext, out: Path, index: int, start: int, stop: int,
+                 ended: Mapping[int, Overrun] | None = None) -> ChunkResult:
     """``play_chunk`` in a worker that shares the run's disk: it writes the chunk file itself
     and sends back only the counts, so no chunk's bytes have to cross between processes."""
-    chunk = play_chunk(context, index, start, stop)
+    chunk = (play_chunk(context, index, start, stop, ended) if ended else
+             play_chunk(context, index, start, stop))
     chunkfile.write(out, chunk.label, chunk.files)
     return replace(chunk, files={})
 
 
-def _add_rows(columns: dict[str, tables.Columns], ids: dict[str, Any], plan: GamePlan,
+def _add_rows(columns: dict[str, Columns], ids: dict[str, Any], plan: GamePlan,
               result: GameResult, seconds: float) -> None:
     """A finished game's rows; player and game rows carry its setup, so that a player row can
     be analysed alone."""
@@ -211,6 +228,19 @@ def _failure(context: RunContext, plan: GamePlan, error: BaseException) -> dict[
         "strategy": plan.strategies[seat] if seat is not None else None,
         "seat": seat, "decision": decision, "error": text,
         "traceback": "".join(traceback.format_exception(error)),
+    }
+
+
+def killed(context: RunContext, overrun: Overrun) -> dict[str, Any]:
+    """The failure record of a game that the run's process ended from outside."""
+    plan = context.schedule.plan(overrun.game)
+    return {
+        "run_id": context.run_id, "game": plan.index, "seed": plan.seed,
+        "n_players": plan.n_players, "strategies": list(plan.strategies),
+        "strategy": plan.strategies[overrun.seat] if overrun.seat is not None else None,
+        "seat": overrun.seat, "decision": overrun.kind,
+        "error": f"{TimeLimitExceeded.__name__}: {overrun.reason}",
+        "traceback": "none: the process that played the game was killed",
     }
 
 

@@ -20,10 +20,14 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from zsim.runner import chunkfile, lock, tables
+from zsim.runner import chunkfile, lock
 from zsim.runner.chunkfile import CHUNKS, atomic_write, sync_dir
+from zsim.runner.columns import TABLES, conform, unified_schema
 
 RUN_JSON = "run.json"
+# The layout of run.json and of the tables beside it; one that reads another refuses it. Runs
+# written before run.json recorded it have this layout.
+RUN_FORMAT = 1
 FAILURES = "failures.jsonl"
 # Chunks are merged into row groups of about this size: large enough for fast writes, good
 # compression and little file metadata, small enough to keep consolidation's memory flat.
@@ -86,7 +90,7 @@ def consolidate(out: Path, indices: list[int],
     once all are written are they renamed into place: a failure (a full disk) leaves no final
     table of this run, only the chunks, for ``--resume``.
     """
-    names = (*tables.TABLES, *recorded)
+    names = (*TABLES, *recorded)
     schemas: dict[str, list[pa.Schema]] = {name: [] for name in names}
     failures = []
     for index in indices:
@@ -102,7 +106,7 @@ def consolidate(out: Path, indices: list[int],
     try:
         pool = ThreadPoolExecutor(max_workers=2)
         try:
-            for done in [pool.submit(_merge, out, name, tables.unified_schema(name, schemas[name]),
+            for done in [pool.submit(_merge, out, name, unified_schema(name, schemas[name]),
                                      indices, temporary[out / f"{name}.parquet"], observe)
                          for name in names]:
                 done.result()
@@ -138,7 +142,7 @@ def _merge(out: Path, name: str, schema: pa.Schema, indices: list[int], tmp: Pat
         group: list[pa.Table] = []
         size = 0
         for stream in _streams(out, name, indices):
-            group.append(tables.conform(stream.read_all(), schema))
+            group.append(conform(stream.read_all(), schema))
             if observe is not None:
                 observe(name, group[-1])
             size += group[-1].nbytes

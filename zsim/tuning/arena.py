@@ -93,7 +93,7 @@ class Execution:
     """How blocks are played: never changes a result."""
 
     jobs: int = -1
-    backend: str = "loky"
+    backend: str = "local"
     scheduler: str | None = None
 
 

@@ -51,7 +51,6 @@ PARAMETERS = (*WEIGHTS, "patience")
 # trial costs one candidate, a wrongly continued one only games.
 RACE_ALPHA = 0.1
 RACE_MIN_GAMES = 24  # no verdict on fewer paired games than this
-SAMPLERS = ("tpe", "cmaes")
 
 
 class TuningError(ValueError):

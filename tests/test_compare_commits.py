@@ -1,0 +1,52 @@
+"""benchmarks/compare_commits.py reads every figure of ``zsim bench``'s table."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from zsim.cli.bench import Row, Timing, _table
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "compare_commits.py"
+
+
+@pytest.fixture(scope="module")
+def compare():
+    spec = importlib.util.spec_from_file_location("compare_commits", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    yield module
+    del sys.modules[spec.name]
+
+
+def test_the_script_reads_back_each_figure_bench_prints(compare):
+    engine = Timing("4 random", "engine, 1 core", 400, 2.0, 1.9, 60_000, 100 * 2**20)
+    single = Timing("4 random", "runner, 1 job", 400, 2.5, 2.2, 60_000, 110 * 2**20, 2.1)
+    double = Timing("4 random", "runner, 2 jobs", 400, 1.6, 2.5, 60_000, 120 * 2**20, 2.2)
+    text = _table([Row(engine), Row(single, versus=engine), Row(double, versus=single, jobs=2)])
+    rows = compare.parse_bench(f"engine: compiled\n{text}\nengine: compiled (mypyc).")
+    assert set(rows) == {("4 random", "engine, 1 core"), ("4 random", "runner, 1 job"),
+                         ("4 random", "runner, 2 jobs")}
+    assert rows["4 random", "engine, 1 core"]["games/CPU-s"] == pytest.approx(400 / 1.9, abs=0.1)
+    assert rows["4 random", "runner, 1 job"]["overhead wall"] == pytest.approx(0.25)
+    assert rows["4 random", "runner, 1 job"]["overhead CPU"] == pytest.approx(2.2 / 1.9 - 1,
+                                                                              abs=1e-3)
+    assert rows["4 random", "runner, 2 jobs"]["efficiency wall"] == pytest.approx(
+        (400 / 1.6) / (2 * 400 / 2.5), abs=1e-3)
+    assert rows["4 random", "runner, 2 jobs"]["peak RSS"] == 120
+
+
+def test_ratios_are_new_over_old_and_percentages_differ_in_points(compare):
+    old = compare.Side("old", Path("zsim"), Path("."), "engine: pure",
+                       [{("x", "engine, 1 core"): {"games/CPU-s": 100.0, "overhead wall": 0.2}}])
+    new = compare.Side("new", Path("zsim"), Path("."), "engine: compiled",
+                       [{("x", "engine, 1 core"): {"games/CPU-s": 250.0, "overhead wall": 0.1}}])
+    text = compare.report(old, new, ["--games", "4"])
+    assert "zsim bench --games 4" in text
+    lines = {line.split()[-2] if "pt" in line else line.split()[-1]
+             for line in text.splitlines() if line.startswith("x ")}
+    assert lines == {"2.50", "-10.0"}

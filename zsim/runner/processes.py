@@ -1,0 +1,264 @@
+"""The worker processes that play a run's chunks on this machine, watched by the run's process,
+which plays no game itself.
+
+A strategy is code the runner does not control: it may catch every exception, replace signal
+handlers, or sit in C code that holds the interpreter's lock. Whatever it does, it does in a
+worker process, so the run's process is always free to act: to stop at Ctrl-C or SIGTERM
+within moments (it kills the workers, which no strategy can refuse), and to end a game that a
+strategy keeps going over its time limit (``zsim.runner.limits``): it kills that worker, starts
+another in its place, and plays the chunk again from its first game, with that one recorded as
+failed, naming the strategy and the decision (``worker.play_chunk``'s ``ended``). The chunk's
+other games are played again rather than kept: a chunk is written whole or not at all, and each
+game is a function of its seed, so they come out the same.
+
+On Linux the workers are forks of the run's process: they start in milliseconds with
+everything already loaded, the lineup included, and each worker's garbage collector leaves the
+inherited objects alone (``gc.freeze``), so their memory stays shared. Elsewhere they start
+fresh (``spawn``) and get the run's context pickled once. Either way a worker holds the chunk
+it plays and the next one, and writes its chunk files itself, sending back only counts; once no
+more chunks are left than workers, a worker holds only the chunk it plays, so that the last
+chunks go to whichever worker is free first.
+
+A worker that dies of anything else (the kernel's out-of-memory killer, a crash, a ``kill``)
+stops the run (``WorkerLost``): the run's directory is left resumable. A worker ends when the
+run's process does, however it ends (``zsim.runner.lifeline``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import multiprocessing
+import os
+import signal
+import sys
+import time
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from zsim.runner import lifeline, limits
+
+if TYPE_CHECKING:
+    from multiprocessing.process import BaseProcess
+
+    from zsim.runner.worker import ChunkResult, RunContext
+
+# fork: a worker starts with the run's process's memory, at no cost; elsewhere it is unsafe
+# (macOS) or missing (Windows).
+START_METHOD = "fork" if sys.platform == "linux" else "spawn"
+IN_FLIGHT = 2  # chunks a worker holds: the one it plays and the next
+TICK_SECONDS = 0.2  # how often the beats are read while the time limits are on
+STOP_SECONDS = 10.0  # how long a worker may take to exit at the end of a run before it is killed
+
+Chunk = tuple[int, int, int]  # index, first game, end
+Task = tuple[int, int, int, dict[int, limits.Overrun]]  # a chunk, and its games ended already
+
+
+class WorkerLost(RuntimeError):
+    """A worker process died of something other than the runner's own kill."""
+
+
+def play(context: RunContext, out: Path, pending: list[Chunk], workers: int
+         ) -> Iterator[ChunkResult]:
+    """Play ``pending`` on ``workers`` processes; each chunk's counts once it is on disk, in the
+    order they finish. Ctrl-C, SIGTERM or an error kills every worker at once."""
+    crew = _Crew(context, out, workers)
+    try:
+        yield from crew.play(pending)
+    except BaseException:
+        crew.stop(kill=True)
+        raise
+    crew.stop(kill=False)
+
+
+@dataclass
+class _Worker:
+    slot: int
+    process: BaseProcess
+    conn: Connection  # this side of its pipe
+    tasks: deque[Task] = field(default_factory=deque)  # sent and not done; [0] plays
+
+
+class _Crew:
+    """The workers of one run, and the chunks left to hand them."""
+
+    def __init__(self, context: RunContext, out: Path, size: int) -> None:
+        self._mp = multiprocessing.get_context(START_METHOD)
+        self._context, self._out, self._size = context, out, size
+        self._limits = context.limits
+        self._payload: Any = context if START_METHOD == "fork" else _pickled(context)
+        self._beats = self._mp.RawArray(limits.Beat, size)
+        self._queue: deque[Task] = deque()
+        self._crew: list[_Worker] = []
+        self._done: list[ChunkResult] = []
+
+    def play(self, pending: list[Chunk]) -> Iterator[ChunkResult]:
+        self._queue.extend((index, start, stop, {}) for index, start, stop in pending)
+        self._crew = [self._start(slot) for slot in range(min(self._size, len(pending)))]
+        while self._queue or any(w.tasks for w in self._crew):
+            self._hand_out()
+            self._collect()
+            self._end_overruns()
+            while self._done:
+                yield self._done.pop(0)
+
+    def _start(self, slot: int) -> _Worker:
+        self._beats[slot].game = -1
+        here, there = self._mp.Pipe()
+        process = self._mp.Process(target=_serve, name=f"zsim-worker-{slot}", args=(
+            self._payload, self._out, there, self._beats, slot, os.getpid()))
+        process.start()
+        there.close()
+        return _Worker(slot, process, here)
+
+    def _hand_out(self) -> None:
+        """Give each worker a chunk, then a second one while more chunks are left than
+        workers."""
+        for held in range(IN_FLIGHT):
+            for worker in self._crew:
+                if not self._queue or (held and len(self._queue) <= len(self._crew)):
+                    return
+                if len(worker.tasks) == held:
+                    task = self._queue.popleft()
+                    worker.tasks.append(task)
+                    # if it died, its sentinel says so at the next wait
+                    with contextlib.suppress(OSError):
+                        worker.conn.send(task)
+
+    def _collect(self) -> None:
+        """Wait for a worker's message or death (a tick at most, while limits are on)."""
+        busy = [w for w in self._crew if w.tasks]
+        waiting: dict[Any, _Worker] = {w.conn: w for w in busy}
+        waiting.update((w.process.sentinel, w) for w in busy)
+        timeout = TICK_SECONDS if self._limits.any else None
+        for ready in wait(list(waiting), timeout=timeout):
+            worker = waiting[ready]
+            self._read(worker)
+            if ready is worker.process.sentinel and worker.tasks:
+                raise WorkerLost(f"a worker process died ({_how(worker.process)})")
+
+    def _read(self, worker: _Worker) -> None:
+        """Take in every message the worker has sent; raise the error it sent, if any."""
+        while True:
+            try:
+                if not worker.conn.poll():
+                    return
+                what, value = worker.conn.recv()
+            except (EOFError, OSError):
+                return  # it died mid-message: its sentinel says so
+            if what == "error":
+                raise value
+            worker.tasks.popleft()
+            self._done.append(value)
+
+    def _end_overruns(self) -> None:
+        """Kill each worker whose game is over a hard time limit, and start another."""
+        if not self._limits.any:
+            return
+        now = time.monotonic()
+        for place, worker in enumerate(self._crew):
+            beat = self._beats[worker.slot]
+            game = beat.game
+            if not worker.tasks or not worker.tasks[0][1] <= game < worker.tasks[0][2]:
+                continue
+            over = limits.overrun(beat, self._limits, now, self._names)
+            if over is None:
+                continue
+            self._read(worker)  # a chunk it finished meanwhile is kept
+            _kill(worker)
+            if not worker.tasks:  # it finished that chunk after all
+                self._crew[place] = self._start(worker.slot)
+                continue
+            index, start, stop, ended = worker.tasks.popleft()
+            again = [(index, start, stop, {**ended, game: over}), *worker.tasks]
+            self._queue.extendleft(reversed(again))
+            self._crew[place] = self._start(worker.slot)
+
+    def _names(self, game: int) -> tuple[str, ...]:
+        return self._context.schedule.plan(game).strategies
+
+    def stop(self, kill: bool) -> None:
+        """End the workers: at once with ``kill``, else by asking and waiting (so that their
+        CPU time is counted as this process's children's)."""
+        for worker in self._crew:
+            if kill:
+                _kill(worker, wait=False)
+            else:
+                with contextlib.suppress(OSError):
+                    worker.conn.send(None)
+        deadline = time.monotonic() + STOP_SECONDS
+        for worker in self._crew:
+            worker.process.join(max(0.0, deadline - time.monotonic()))
+            if worker.process.exitcode is None:
+                _kill(worker)
+            worker.conn.close()
+        self._crew = []
+
+
+def _kill(worker: _Worker, wait: bool = True) -> None:
+    """SIGKILL the worker and whatever it started (its process group)."""
+    try:
+        os.killpg(worker.process.pid, signal.SIGKILL)  # type: ignore[arg-type]
+    except (ProcessLookupError, PermissionError):
+        worker.process.kill()
+    if wait:
+        worker.process.join()
+
+
+def _how(process: BaseProcess) -> str:
+    process.join(1)
+    code = process.exitcode
+    if code is None:
+        return "still running"
+    if code < 0:
+        return f"killed by {signal.Signals(-code).name}"
+    return f"exit code {code}"
+
+
+def _pickled(context: RunContext) -> bytes:
+    import cloudpickle  # the lineup may hold classes defined anywhere
+
+    return cloudpickle.dumps(context)
+
+
+def _serve(payload: Any, out: Path, conn: Connection, beats: Any, slot: int,
+           parent: int) -> None:
+    """A worker: play the chunks sent until told to stop (``None``)."""
+    os.setpgid(0, 0)  # its own group: the runner kills it with all it started
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the run's: it kills the workers
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    lifeline.watch(parent)
+    gc.freeze()  # the collector would write into every inherited object's page
+    import cloudpickle
+
+    from zsim.runner import worker
+
+    context = cloudpickle.loads(payload) if isinstance(payload, bytes) else payload
+    limits.publish(beats[slot])
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        if task is None:
+            return
+        try:
+            conn.send(("done", worker.play_to_disk(context, out, *task)))
+        except BaseException as error:  # to be raised in the run's process
+            conn.send(("error", _sendable(error)))
+
+
+def _sendable(error: BaseException) -> BaseException:
+    """``error`` if it pickles, else a RuntimeError saying what it was."""
+    import pickle
+
+    try:
+        pickle.loads(pickle.dumps(error))
+    except Exception:
+        return RuntimeError(f"{type(error).__name__}: {error}")
+    return error
+
