@@ -27,7 +27,7 @@ from zsim.components import Box
 from zsim.consult import consult
 from zsim.decisions import IllegalChoice
 from zsim.game import RECORD_FIELDS, Game, GameResult
-from zsim.invariants import violations
+from zsim.invariants import ScoreAuditError, violations
 from zsim.options import GameOptions
 from zsim.runner import chunkfile, limits, recorders
 from zsim.runner.boxfiles import unpack_box
@@ -226,6 +226,8 @@ def _blame(error: BaseException) -> tuple[int | None, str | None]:
         tb = tb.tb_next
     if isinstance(error, IllegalChoice):
         return error.decision.seat, error.decision.kind
+    if isinstance(error, ScoreAuditError):  # the seat that gained what it never scored
+        return error.seat, None
     return None, None
 
 
