@@ -10,23 +10,34 @@ table.
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from zsim.rules.tables import Tables
-from zsim.state import GameState
+from zsim.state import GameState, PlayerState
+
+if TYPE_CHECKING:
+    from zsim.components.schema import LiSiCard
 
 
-def seat_copy(state: GameState, seat: int, previous: GameState | None = None) -> GameState:
+def seat_copy(state: GameState, seat: int, players: list[PlayerState] | None = None,
+              lisi_card: LiSiCard | None = None, previous: GameState | None = None
+              ) -> GameState:
     """A copy of the state as ``seat`` sees it: the hidden cards are left out (the other hands
     and the decks are empty lists, Li Si's action deck too); their counts are public and shown
-    by the view (``hand_backs``, ``deck_sizes``).
+    by the view (``hand_backs``, ``deck_sizes``). Nothing in it is shared with the state nor with
+    a copy shown to another seat, so what a strategy does to it changes its own copy only.
 
-    ``previous``, the copy last shown to a seat, lends the new copy the parts that still
-    equal the game's (``GameState.copy``): whatever a strategy did to its copy, a part that
-    differs from the game is copied afresh.
+    ``players``: copies of the player boards made already for this seat. ``lisi_card``: the
+    strategy's own copy of Li Si's card, put in the place of the game's (the box the engine
+    reads is never handed out). ``previous``: the copy last shown to this seat, which lends the
+    new one the parts that still equal the game's (``GameState.copy``); a part the seat
+    scribbled on is its own business.
     """
-    other = state.copy(previous, only_hand=seat)
+    other = state.copy(only_hand=seat, players=players, previous=previous)
     if other.lisi is not None:
         other.lisi.deck = []
+        if lisi_card is not None:
+            other.lisi.card = lisi_card
     return other
 
 
