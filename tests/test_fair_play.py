@@ -16,6 +16,7 @@ import random
 import sys
 import types
 import weakref
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -416,16 +417,39 @@ def test_a_fork_for_one_seat_asks_another_seat_again_from_the_redealt_cards(box)
     assert game.pending() is asked and not game.over
 
 
-def test_a_fork_taken_during_the_starting_tiles_deals_them_again(box):
+def test_a_fork_at_its_own_starting_tile_question_keeps_its_tiles_and_redeals_the_rest(box):
     game = Game(box, [None, None, None], 8)
     game.answer(game.pending().options[0])
     asked = game.pending()
-    assert game.state.stage == Stage.START and asked.seat != game.state.turn_order[0]
-    fork = game.fork(asked.seat, random.Random(1))
+    order = game.state.turn_order
+    assert game.state.stage == Stage.START and asked.seat == order[1]
+    last_seat = set()
+    for k in range(10):
+        fork = game.fork(asked.seat, random.Random(k))
+        question = fork.pending()  # the first seat, which has kept a tile unseen, is not asked
+        assert (question.seat, question.kind, question.options) == (
+            asked.seat, "start_tile", asked.options)
+        later = fork.answer(question.options[k % 2])
+        if later.kind == "start_tile":
+            assert later.seat == order[2]
+            copies = Counter([*asked.options, *later.options])
+            assert all(copies[t] <= box.starting_tiles[t].copies for t in copies)
+            last_seat.add(tuple(later.options))
+        fork.play([RandomStrategy() for _ in range(3)])
+        assert fork.over
+    assert len(last_seat) > 1  # drawn again, not the real deal
+
+
+def test_a_fork_at_another_seats_starting_tile_question_deals_them_again(box):
+    game = Game(box, [None, None, None], 8)
+    game.answer(game.pending().options[0])
+    asked = game.pending()
+    first_seat = game.state.turn_order[0]
+    fork = game.fork(first_seat, random.Random(1))
     first = fork.pending()
-    assert first.kind == "start_tile" and first.seat == game.state.turn_order[0]
+    assert first.kind == "start_tile" and first.seat == first_seat
     fork.play([RandomStrategy() for _ in range(3)])
-    assert fork.over
+    assert fork.over and game.pending() is asked
 
 
 def test_forks_are_freed_as_soon_as_dropped(box):

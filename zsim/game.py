@@ -46,7 +46,7 @@ from zsim.kinds import OPTION_TYPES
 from zsim.options import GameOptions, OptionError
 from zsim.records import RECORD_FIELDS, RESULT_EVENTS, Narration, ResultRecorder
 from zsim.rules import constraints, lisi, rewards, scoring, setup, turn
-from zsim.rules.hidden import redeal
+from zsim.rules.hidden import redeal, starting_deal
 from zsim.rules.lisi import LiSiSeat
 from zsim.rules.tables import Tables, compile_tables
 from zsim.state import GameState, PlayerState, Stage
@@ -234,6 +234,7 @@ class Game:
     _asking: Decision | None  # the question a strategy is answering now
     _told: int  # events emitted since the segment began
     _mute: int  # events a replay must not tell again
+    _deal: dict[int, list[int]] | None  # a determinised fork's Starting tiles, dealt already
 
     def __init__(self, box: Box, strategies: list[Player | LiSiSeat | None], seed: int,
                  options: GameOptions | None = None, narrate: bool = False, *,
@@ -275,7 +276,8 @@ class Game:
               decisions: int = 0, snap: _Snapshot | None = None,
               answers: list[Any] | None = None, cursor: int = 0,
               pending: Decision | None = None, told: int = 0, mute: int = 0,
-              listened: tuple[str, ...] = ()) -> None:
+              listened: tuple[str, ...] = (), deal: dict[int, list[int]] | None = None
+              ) -> None:
         """Set every field of the game (see the class body); ``state`` and ``setup`` are left
         for the construction to deal when not given. ``listened``: kinds of events to emit
         with no one listening (a fork emits what its game did, so that its replays count the
@@ -302,6 +304,7 @@ class Game:
         self._pending = pending
         self._asking = None
         self._told, self._mute = told, mute
+        self._deal = deal
         self.consults = 0
 
     def __del__(self) -> None:
@@ -594,7 +597,7 @@ class Game:
                 lisi.end_round(self)
             state.stage = Stage.ROUND if state.round < self.rules.rounds else Stage.OVER
         else:  # Stage.START
-            setup.deal_starting_tiles(self, self.rng)
+            setup.deal_starting_tiles(self, self.rng, self._deal)
             state.stage = Stage.ROUND
 
     def draw_cards(self) -> None:
@@ -626,9 +629,12 @@ class Game:
 
         A determinised fork stands at the same question when it is the seat's own; another
         seat's question is asked again there, from the redealt cards (its options may name
-        cards the real one did not). Taken while the Starting tiles are dealt, or in the solo
-        game during Li Si's turn, which draw chances before they ask, the fork goes back to
-        the start of that deal or turn and draws it again: it stands at its first question.
+        cards the real one did not). The Starting tiles, and in the solo game Li Si's turn,
+        draw chances before they ask: at the seat's own Starting tile question the fork deals
+        it the same tiles and the others tiles drawn from the rest (the seats before it keep
+        the one tile they are dealt, unseen) and stands at that question; otherwise it goes
+        back to the start of that deal or turn and draws it again, and stands at its first
+        question.
         """
         asked = self._pending or self._asking
         if asked is not None and self._snap is None:
@@ -651,7 +657,8 @@ class Game:
                     state=self.state.copy(), setup=self.setup, decisions=self.decisions,
                     snap=self._snap,  # never changed, so it can be shared
                     answers=self._answers[:], cursor=self._cursor,
-                    pending=asked, told=self._told, mute=self._mute, listened=tuple(self._hooks))
+                    pending=asked, told=self._told, mute=self._mute, listened=tuple(self._hooks),
+                    deal=self._deal)
         return other
 
     def _determinised(self, seat: int, rng: random.Random, asked: Decision | None) -> Game:
@@ -669,12 +676,17 @@ class Game:
         answers: list[Any] = self._answers[:]
         cursor, told, mute = self._cursor, self._told, self._mute
         pending: Decision | None = None
+        deal = None
         if snap is None:  # between two segments: nothing to replay
             state = self.state.copy()
             redeal(state, t, seat, rng)
         elif snap.records is not None:  # the segment drew chances first: draw them again
             state = snap.state.copy()
             redeal(state, t, seat, rng)
+            if (state.stage == Stage.START and asked is not None and asked.seat == seat
+                    and asked.kind == "start_tile"):
+                # at its own Starting tile question the seat keeps the tiles it was dealt
+                deal = starting_deal(state, t, seat, list(asked.options), rng)
             decisions, records = snap.decisions, snap.records
             lines = lines[:snap.lines] if lines is not None else None
             answers, cursor, told, mute = [], 0, 0, 0
@@ -701,7 +713,8 @@ class Game:
                     forkable=True, views=views, rng=rng, records=records.copy(),
                     narration=_lines(lines), state=state, setup=dict(self.setup),
                     decisions=decisions, snap=snap, answers=answers, cursor=cursor,
-                    pending=pending, told=told, mute=mute, listened=tuple(self._hooks))
+                    pending=pending, told=told, mute=mute, listened=tuple(self._hooks),
+                    deal=deal)
         return other
 
     # --- saving ----------------------------------------------------------------------------

@@ -77,3 +77,28 @@ def redeal(state: GameState, t: Tables, seat: int, rng: random.Random,
             if before[:len(deck)] == deck:
                 before[:len(deck)] = order
         deck[:] = order
+
+
+def starting_deal(state: GameState, t: Tables, seat: int, tiles: list[int],
+                  rng: random.Random) -> dict[int, list[int]]:
+    """A deal of the Starting tiles consistent with what ``seat`` knows when it is asked to
+    keep one of ``tiles``: it is dealt ``tiles``; each seat before it in turn order, which has
+    kept one already (unseen), is dealt a single tile, which it keeps; each seat after it, its
+    full deal. The others' tiles are drawn with ``rng`` from the tiles ``seat`` does not hold."""
+    box = t.box
+    pool = [i for i, tile in enumerate(box.starting_tiles) for _ in range(tile.copies)]
+    for tile in tiles:
+        pool.remove(tile)
+    pool.sort()  # the deal depends on the RNG, not on the order of the box
+    rng.shuffle(pool)
+    lisi_seat = state.lisi.seat if state.lisi is not None else -1
+    order = [s for s in state.turn_order if s != lisi_seat]
+    before = order.index(seat)
+    dealt = box.board.rules.starting_tiles_dealt
+    deal = {}
+    for place, other in enumerate(order):
+        if other == seat:
+            deal[other] = list(tiles)
+        else:
+            deal[other] = [pool.pop() for _ in range(1 if place < before else dealt)]
+    return deal
