@@ -435,7 +435,14 @@ class Game:
             # engine's own options, whatever the strategy does to its list. Never Li Si's seat:
             # the rules play his turns and ask him nothing.
             shown = Decision(kind, seat, options[:], dict(decision.context))
-            given = consult(self, cast("Player", strategy), seats.views[seat], shown)
+            if self.token in PLAYING:
+                given = consult(self, cast("Player", strategy), seats.views[seat], shown)
+            else:  # a rule called from outside the game's play (a test of one rule)
+                PLAYING[self.token] = self
+                try:
+                    given = consult(self, cast("Player", strategy), seats.views[seat], shown)
+                finally:
+                    del PLAYING[self.token]
             self._asking = None
             answer = as_offered(given, options)
             if answer is NOT_OFFERED:
@@ -632,9 +639,10 @@ class Game:
         cards the real one did not). The Starting tiles, and in the solo game Li Si's turn,
         draw chances before they ask: at the seat's own Starting tile question the fork deals
         it the same tiles and the others tiles drawn from the rest (the seats before it keep
-        the one tile they are dealt, unseen) and stands at that question; otherwise it goes
-        back to the start of that deal or turn and draws it again, and stands at its first
-        question.
+        the one tile they are dealt, unseen) and stands at that question; at the seat's own
+        question in Li Si's turn before any chance is drawn in it, it stands at that question
+        too; otherwise it goes back to the start of that deal or turn and draws it again, and
+        stands at its first question.
         """
         asked = self._pending or self._asking
         if asked is not None and self._snap is None:
@@ -677,14 +685,17 @@ class Game:
         cursor, told, mute = self._cursor, self._told, self._mute
         pending: Decision | None = None
         deal = None
+        own = asked is not None and asked.seat == seat
         if snap is None:  # between two segments: nothing to replay
             state = self.state.copy()
             redeal(state, t, seat, rng)
-        elif snap.records is not None:  # the segment drew chances first: draw them again
+        elif snap.records is not None and not (own and self.state.stage != Stage.START
+                                               and self.rng.getstate() == snap.rng):
+            # The segment drew chances before it asked (in Li Si's turn, unless it has drawn
+            # none yet, when the branch below applies): they are drawn again.
             state = snap.state.copy()
             redeal(state, t, seat, rng)
-            if (state.stage == Stage.START and asked is not None and asked.seat == seat
-                    and asked.kind == "start_tile"):
+            if own and state.stage == Stage.START and asked.kind == "start_tile":
                 # at its own Starting tile question the seat keeps the tiles it was dealt
                 deal = starting_deal(state, t, seat, list(asked.options), rng)
             decisions, records = snap.decisions, snap.records
@@ -698,7 +709,7 @@ class Game:
             start = snap.state.copy()
             state = self.state.copy()
             redeal(state, t, seat, rng, earlier=start)
-            if asked is not None and asked.seat == seat:  # the seat's own question stands
+            if own:  # the seat's own question stands
                 pending = Decision(asked.kind, seat, asked.options[:], dict(asked.context))
             else:  # asked again, from the redealt cards: the replay begins at the start
                 state = start.copy()
