@@ -3,9 +3,12 @@ stepped from outside, and a random rollout to the end of the game.
 
 Games are paused at every turn question of a few 4-player games answered from outside (the
 first option each time); at each, ``fork()`` and ``fork(seat, rng)`` are timed, the fastest of
-``--repeat`` calls kept (a busy machine only adds). Rollouts play a determinised fork to the
-end with four random strategies. ``ZSIM_PURE_PYTHON=1`` measures the engine's sources instead of
-its compiled build (docs/running.md, "The compiled engine").
+``--repeat`` calls kept (a busy machine only adds). The amortised cost is the CPU time of
+``--repeat`` forks made and dropped in a row, the cycle collector on, divided by their number:
+it counts what freeing the forks costs, which the fastest call leaves out when a fork is freed
+only by the cycle collector, later. Rollouts play a determinised fork to the end with four
+random strategies. ``ZSIM_PURE_PYTHON=1`` measures the engine's sources instead of its
+compiled build (docs/running.md, "The compiled engine").
 
     python benchmarks/forward_model.py --games 5 --repeat 5
 """
@@ -34,6 +37,14 @@ def best_of(repeat: int, call) -> float:
     return fastest
 
 
+def amortised(repeat: int, call) -> float:
+    """CPU seconds per call of ``repeat`` calls in a row, their results dropped at once."""
+    start = time.process_time()
+    for _ in range(repeat):
+        call()
+    return (time.process_time() - start) / repeat
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=5)
@@ -42,6 +53,7 @@ def main() -> None:
     args = parser.parse_args()
     box = load_box(default_box_dir())
     plain, determinised, steps, rollouts = [], [], [], []
+    plain_amortised, determinised_amortised = [], []
     for seed in range(args.games):
         game = Game(box, [None] * args.players, seed)
         decision = game.pending()
@@ -50,6 +62,9 @@ def main() -> None:
                 rng = random.Random(seed)
                 plain.append(best_of(args.repeat, game.fork))
                 determinised.append(best_of(
+                    args.repeat, partial(game.fork, decision.seat, random.Random(1))))
+                plain_amortised.append(amortised(args.repeat, game.fork))
+                determinised_amortised.append(amortised(
                     args.repeat, partial(game.fork, decision.seat, random.Random(1))))
                 if len(rollouts) < 10 * (seed + 1):
                     fork = game.fork(decision.seat, rng)
@@ -63,10 +78,12 @@ def main() -> None:
           f"engine: {ENGINE}")
     for label, times in (("fork() at a turn question", plain),
                          ("fork(seat, rng) at a turn question", determinised),
+                         ("fork() amortised, collector on", plain_amortised),
+                         ("fork(seat, rng) amortised, collector on", determinised_amortised),
                          ("answer() from outside, per question", steps)):
-        print(f"{label:38} median {statistics.median(times) * 1e6:7.1f} us   "
+        print(f"{label:40} median {statistics.median(times) * 1e6:7.1f} us   "
               f"90th percentile {statistics.quantiles(times, n=10)[-1] * 1e6:7.1f} us")
-    print(f"{'random rollout to the end':38} median {statistics.median(rollouts) * 1e3:7.2f} ms"
+    print(f"{'random rollout to the end':40} median {statistics.median(rollouts) * 1e3:7.2f} ms"
           f"   ({1 / statistics.median(rollouts):.0f} rollouts/s)")
 
 

@@ -16,6 +16,7 @@ from zsim.decisions import Decision, IllegalChoice
 from zsim.game import Game, GameResult
 from zsim.options import GameOptions
 from zsim.rules.lisi import LiSiSeat
+from zsim.state import Stage
 from zsim.strategies.base import Strategy
 from zsim.strategies.random_bot import RandomStrategy
 from zsim.strategies.registry import resolve
@@ -173,7 +174,8 @@ def test_a_determinised_fork_redeals_only_what_the_seat_cannot_see(box, lineup):
 
 def test_a_determinised_fork_at_a_sub_question_replays_its_turn(box):
     game = Game(box, outside(LINEUPS["4 heuristic"]), 8)
-    while not (game.pending().kind != "turn" and game._answers):
+    while not (game.pending().kind != "turn" and game.state.stage == Stage.TURNS
+               and game._answers):
         game.answer(game.pending().options[0])
     decision = game.pending()
     fork = game.fork(decision.seat, random.Random(3))

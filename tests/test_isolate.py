@@ -30,10 +30,11 @@ from zsim.strategies.random_bot import RandomStrategy
 
 
 class RulesWriter(RandomStrategy):
-    """Doubles the Governor majority VP in the tables it is shown, then plays at random."""
+    """Sets the Governor majority VP to 1000 in the tables it is shown (forcing its way past
+    their read-only mapping), then plays at random."""
 
     def choose(self, view, decision):
-        view.tables.rules.governor_majority_vp[view.n_players] = 1000
+        dict.__setitem__(view.tables.rules.governor_majority_vp, view.n_players, 1000)
         return super().choose(view, decision)
 
 

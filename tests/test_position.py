@@ -238,3 +238,21 @@ def test_the_position_format_is_documented():
     text = (Path(__file__).resolve().parent.parent / "docs" / "research.md").read_text()
     for key in ("n_players", "stage", "answers", "question", "hands", "decks", "rng"):
         assert f"`{key}`" in text
+
+
+def test_the_vp_of_a_position_written_by_hand_count_as_scored(box):
+    """A position brings no record of how its VP were scored: the end-of-game audit takes them
+    as scored, and a position that does give the ledger is held to it."""
+    from zsim.invariants import ScoreAuditError
+    from zsim.strategies.random_bot import RandomStrategy
+
+    players = [dict(HAND_WRITTEN["players"][0], vp={"vp_cards": 40}), {"vp": {"vp_walls": 3}}]
+    position = dict(HAND_WRITTEN, players=players)
+    result = Game.from_text(json.dumps(position), box).play([RandomStrategy(), RandomStrategy()])
+    assert result.scores[0]["vp_cards"] >= 40
+    game = Game.from_text(json.dumps(position), box)
+    again = json.loads(game.to_text())
+    assert again["records"]["ledger"] == [{"vp_cards": 40}, {"vp_walls": 3}]
+    again["records"]["ledger"] = [{}, {"vp_walls": 3}]
+    with pytest.raises(ScoreAuditError, match="seat 0"):
+        Game.from_text(json.dumps(again), box).play([RandomStrategy(), RandomStrategy()])

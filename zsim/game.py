@@ -17,28 +17,40 @@ independently; ``fork(seat, rng)`` also redeals the cards that seat cannot see.
 Snapshots of the segment's start are taken only when they can be needed: when a seat is
 answered from outside, or a seat's strategy says it forks (``forks = True``). Plain runs pay
 nothing for the forward model.
+
+What a strategy is handed leads back to no object the game plays with (docs/strategies.md,
+"What a strategy can and cannot do"): its decision is a copy (the answer is checked against the
+engine's own options), its view holds no reference to the game (``zsim.view``), and the game
+object keeps its seats' strategies and views out of sight, in ``_SEATED`` under a number of its
+own, so that not even the garbage collector's referrers lead from a strategy or its view to the
+game. A determinised fork has its own seed and RNG and the searching strategy's own copy of the
+box. What slips through anyway (Python keeps nothing private: a strategy may walk every object of
+the process) is caught where it counts: ``result`` audits the score sheet against the VP the
+game's own events scored (``zsim.invariants.score_audit``).
 """
 
 from __future__ import annotations
 
+import itertools
 import random
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from zsim import position
 from zsim.components import Box
-from zsim.components.schema import COLOURS, REGIONS
+from zsim.components.schema import COLOURS, REGIONS, Rules
 from zsim.consult import consult
 from zsim.decisions import Decision, IllegalChoice
+from zsim.invariants import ScoreAuditError, score_audit
 from zsim.kinds import OPTION_TYPES
 from zsim.options import GameOptions, OptionError
 from zsim.records import RECORD_FIELDS, RESULT_EVENTS, Narration, ResultRecorder
 from zsim.rules import constraints, lisi, rewards, scoring, setup, turn
-from zsim.rules.hidden import redeal
+from zsim.rules.hidden import redeal, starting_deal
 from zsim.rules.lisi import LiSiSeat
 from zsim.rules.tables import Tables, compile_tables
 from zsim.state import GameState, PlayerState, Stage
-from zsim.view import PlayerView
+from zsim.view import PLAYING, PlayerView, lisi_card, public_tables
 
 if TYPE_CHECKING:
     from zsim.decisions import Player
@@ -118,10 +130,13 @@ class Paused(Exception):
 
 @dataclass
 class Checkpoint:
-    """A game saved at a question (or between two segments), as plain picklable data: the
-    state at the start of the segment under way and the RNG's state then, the answers given
-    since, and what has been recorded and told so far. ``Game.restore`` continues it. The
-    strategies' own per-game memory (``PlayerView.memo``) is not part of it; their RNGs are."""
+    """A game saved at a question (or between two segments): the state at the start of the
+    segment under way and the RNG's state then, the answers given since, and what has been
+    recorded and told so far. ``Game.restore`` continues it. The strategies' own per-game memory
+    (``PlayerView.memo``) is not part of it; their RNGs are.
+
+    It is plain data, pickled with the standard ``pickle``: load only checkpoints you (or a
+    program you trust) wrote, since unpickling runs whatever code the file names."""
 
     seed: int
     options: GameOptions
@@ -134,20 +149,56 @@ class Checkpoint:
     narration: list[str] | None
     setup: dict[str, Any]
     view_rngs: list[tuple[Any, ...]]
+    # what had been recorded, and how many lines narrated, when the segment under way began,
+    # for a segment that draws its chances before it asks (a determinised fork of it draws
+    # them again: ``Game.fork``)
+    start_records: ResultRecorder | None = None
+    start_lines: int = 0
 
     def __getnewargs__(self) -> tuple[Any, ...]:
         return _fields(self)
 
 
 class _Snapshot:
-    """A segment's start: the state, the RNG's state and how many events had been told."""
+    """A segment's start: the state, the RNG's state and how many decisions had been made;
+    for a segment that draws chances before it asks, what had been recorded and narrated too."""
 
-    __slots__ = ("decisions", "rng", "state")
+    __slots__ = ("decisions", "lines", "records", "rng", "state")
 
-    def __init__(self, state: GameState, rng: tuple[Any, ...], decisions: int) -> None:
+    def __init__(self, state: GameState, rng: tuple[Any, ...], decisions: int,
+                 records: ResultRecorder | None = None, lines: int = 0) -> None:
         self.state = state  # never changed: each replay plays on a copy
         self.rng = rng
         self.decisions = decisions
+        self.records = records
+        self.lines = lines
+
+
+class Seats:
+    """The seats of one game: their strategies and their views. The game keeps them in
+    ``_SEATED``, not on itself, so that nothing a strategy is handed (its view, the memory and
+    RNG in it, the strategy itself) has the game among the objects that refer to it."""
+
+    __slots__ = ("strategies", "views")
+
+    def __init__(self, strategies: list[Any], views: list[PlayerView]) -> None:
+        self.strategies = strategies
+        self.views = views
+
+
+class Departed:
+    """What stays in a seat once its game is played out: the strategy's name (the strategy
+    itself is let go, so that a strategy holding the game it played does not keep it alive)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+# Each game's seats, by the game's number (``Game.token``); a game removes its own when it goes.
+_SEATED: dict[int, Seats] = {}
+_TOKENS = itertools.count(1)
 
 
 class Game:
@@ -158,53 +209,165 @@ class Game:
     from outside with ``pending()`` / ``answer()``.
     """
 
+    # Every field of a game, each set by ``_fill`` alone: construction, ``fork`` and
+    # ``restore`` differ only in the values they give it.
+    token: int  # the game's number: its seats in ``_SEATED``, its place in ``zsim.view.PLAYING``
+    t: Tables  # the box's tables: the engine's own, or a strategy's copy in a fork it searches
+    rules: Rules
+    options: GameOptions
+    n: int
+    seed: int
+    setup: dict[str, Any]
+    state: GameState
+    rng: random.Random
+    decisions: int
+    forkable: bool  # snapshots are kept (a strategy forks, or a seat is answered from outside)
+    consults: int  # strategy calls and outside answers: a view copies once per each
+    records: ResultRecorder
+    narrating: bool
+    narration: Narration | None
+    _public: bool  # ``t`` is a strategy's copy of the box (in a fork it searches)
+    _turns_per_round: int
+    _hooks: dict[str, list[Listener]]
+    _snap: _Snapshot | None
+    _answers: list[Any]  # the answers given since the segment began
+    _cursor: int  # how many of them the replay has used
+    _pending: Decision | None  # the question the game is paused at
+    _asking: Decision | None  # the question a strategy is answering now
+    _told: int  # events emitted since the segment began
+    _mute: int  # events a replay must not tell again
+    _deal: dict[int, list[int]] | None  # a determinised fork's Starting tiles, dealt already
+
     def __init__(self, box: Box, strategies: list[Player | LiSiSeat | None], seed: int,
                  options: GameOptions | None = None, narrate: bool = False, *,
                  blank: bool = False) -> None:
         """``blank``: set nothing up, for ``fork`` and ``restore`` to fill every field
         (compiled classes are made through their constructor)."""
+        self.token = 0  # no seats yet (``__del__`` reads it)
         if blank:
             return
         n = len(strategies)
         if not 2 <= n <= 4:
             raise ValueError(f"a game needs 2 to 4 players, got {n}")
-        self.options = options or GameOptions()
+        options = options or GameOptions()
         board_ids = [b.id for b in box.unification_boards]
-        if self.options.board != "random" and self.options.board not in board_ids:
-            raise OptionError(f"variant board={self.options.board!r}: expected random or one "
+        if options.board != "random" and options.board not in board_ids:
+            raise OptionError(f"variant board={options.board!r}: expected random or one "
                               f"of {', '.join(board_ids)}")
-        self.t: Tables = compile_tables(box)
-        constraints.check(box, self.t, n, self.options)
-        self.rules = box.board.rules
-        self.n = n
-        self._turns_per_round = 3 * self.rules.cards_per_suit_per_round * n
-        self.seed = seed
-        self.strategies = list(strategies)
-        self._wire(ResultRecorder(n), [] if narrate else None)
-        self.decisions = 0
-        # the forward model: see the module docstring
-        self.forkable = any_forks(self.strategies)
-        self._snap: _Snapshot | None = None
-        self._answers: list[Any] = []  # the answers given since the segment began
-        self._cursor = 0  # how many of them the replay has used
-        self._pending: Decision | None = None  # the question the game is paused at
-        self._asking: Decision | None = None  # the question a strategy is answering now
-        self._told = 0  # events emitted since the segment began
-        self._mute = 0  # events a replay must not tell again
-        self.consults = 0  # strategy calls and outside answers: a view copies once per each
-        self.shown: GameState | None = None  # the table last shown to a seat (``PlayerView``)
-        # in a determinised fork, the answer from which its own RNG replaces the game's
-        self._reseed: tuple[int, tuple[Any, ...]] | None = None
-        self.rng = random.Random(seed)
-        self.state: GameState = setup.build_state(self, self.options, self.rng)
+        t = compile_tables(box)
+        constraints.check(box, t, n, options)
+        token = next(_TOKENS)
+        self._fill(token=token, t=t, public=False, options=options, seed=seed, n=n,
+                   strategies=list(strategies), forkable=any_forks(strategies),
+                   views=[PlayerView(token, seat, random.Random(seed * 8 + seat + 1))
+                          for seat in range(n)],
+                   rng=random.Random(seed), records=ResultRecorder(n),
+                   narration=[] if narrate else None)
+        self.state = setup.build_state(self, options, self.rng)
         solo = [seat for seat, s in enumerate(strategies) if isinstance(s, LiSiSeat)]
         if solo:
             if n != 2 or len(solo) != 1:
                 raise ValueError("Li Si plays only in a 2-seat game against one player")
             lisi.setup(self, solo[0], strategies[solo[0]].level)  # type: ignore[union-attr]
         self.setup = self.setup_features()
-        self.views = [PlayerView(self, seat, random.Random(seed * 8 + seat + 1))
-                      for seat in range(n)]
+
+    def _fill(self, *, token: int, t: Tables, public: bool, options: GameOptions, seed: int,
+              n: int, strategies: list[Any], forkable: bool, views: list[PlayerView],
+              rng: random.Random, records: ResultRecorder, narration: list[str] | None,
+              state: GameState | None = None, setup: dict[str, Any] | None = None,
+              decisions: int = 0, snap: _Snapshot | None = None,
+              answers: list[Any] | None = None, cursor: int = 0,
+              pending: Decision | None = None, told: int = 0, mute: int = 0,
+              listened: tuple[str, ...] = (), deal: dict[int, list[int]] | None = None
+              ) -> None:
+        """Set every field of the game (see the class body); ``state`` and ``setup`` are left
+        for the construction to deal when not given. ``listened``: kinds of events to emit
+        with no one listening (a fork emits what its game did, so that its replays count the
+        same events)."""
+        self.token = token
+        self.t, self.rules, self.options, self.n = t, t.box.board.rules, options, n
+        self._public = public
+        self._turns_per_round = 3 * self.rules.cards_per_suit_per_round * n
+        self.seed = seed
+        if state is not None:
+            self.state = state
+        if setup is not None:
+            self.setup = setup
+        _SEATED[token] = Seats(strategies, views)
+        self.forkable = forkable
+        self._wire(records, narration)
+        for kind in listened:
+            self._hooks.setdefault(kind, [])
+        self.rng = rng
+        self.decisions = decisions
+        self._snap = snap
+        self._answers = answers if answers is not None else []
+        self._cursor = cursor
+        self._pending = pending
+        self._asking = None
+        self._told, self._mute = told, mute
+        self._deal = deal
+        self.consults = 0
+
+    def __del__(self) -> None:
+        """The game's seats go with it."""
+        try:  # noqa: SIM105  (no context manager: the interpreter may be shutting down)
+            _SEATED.pop(self.token, None)
+        except Exception:  # the module is gone already
+            pass
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        raise TypeError("a Game cannot be pickled: save it with game.checkpoint() (plain data) "
+                        "and continue it with Game.restore(box, checkpoint, strategies)")
+
+    # --- seats -----------------------------------------------------------------------------
+
+    def _seats(self) -> Seats:
+        return _SEATED[self.token]
+
+    @property
+    def strategies(self) -> list[Any]:
+        """What sits in each seat: a strategy, ``LiSiSeat``, or None (answered from outside);
+        once the game is played out, ``Departed`` (the strategy's name)."""
+        return self._seats().strategies
+
+    def seat_view(self, seat: int) -> PlayerView:
+        """The view the engine hands to ``seat``'s strategy (it reads the game only while the
+        game is being played: ``view`` is the one to read from outside)."""
+        return self._seats().views[seat]
+
+    def view(self, seat: int) -> PlayerView:
+        """``seat``'s view of this game, for the program that holds the game (it holds the game,
+        so it reads it at any time); its RNG and memory are the seat's own."""
+        self._check_seat(seat, "view")
+        return PlayerView(self.token, seat, self.seat_view(seat).rng, owner=self)
+
+    @property
+    def views(self) -> list[PlayerView]:
+        """Every seat's ``view``."""
+        return [self.view(seat) for seat in range(self.n)]
+
+    def public_tables(self, seat: int) -> Tables:
+        """The tables ``seat``'s strategy is shown: its own copy of the box
+        (``zsim.view.public_tables``); in a fork, the searching strategy's, which the fork plays
+        by; for a seat answered from outside, the game's own."""
+        if self._public:
+            return self.t
+        strategy = self._seats().strategies[seat]
+        if strategy is None or isinstance(strategy, (LiSiSeat, Departed)):
+            return self.t
+        return public_tables(self.t, strategy)
+
+    def _check_seat(self, seat: Any, what: str) -> None:
+        if type(seat) is not int or not 0 <= seat < self.n:
+            raise ValueError(f"{what}(seat={seat!r}): a seat of this game is an int from 0 "
+                             f"to {self.n - 1}")
+
+    def _release(self) -> None:
+        """Let the strategies go once the game is played out (see ``Departed``)."""
+        seats = self._seats()
+        seats.strategies = [s if s is None or isinstance(s, (LiSiSeat, Departed))
+                            else Departed(s.name) for s in seats.strategies]
 
     # --- listeners -------------------------------------------------------------------------
 
@@ -214,7 +377,7 @@ class Game:
         self.records = records
         self.narrating = narration is not None
         self.narration = Narration(narration) if narration is not None else None
-        self._hooks: dict[str, list[Listener]] = {}
+        self._hooks = {}
         self.listen(records, RESULT_EVENTS)
         if self.narration is not None:
             self.listen(self.narration, ("say",))
@@ -260,22 +423,31 @@ class Game:
         self.decisions += 1
         decision = Decision(kind, seat, options, context)
         keeping = self._snap is not None  # a segment that can be replayed: answers are kept
-        if keeping and self._reseed is not None and self._cursor == self._reseed[0]:
-            self.rng.setstate(self._reseed[1])
         if keeping and self._cursor < len(self._answers):
             answer = as_offered(self._answers[self._cursor], options)  # a replay: as before
             if answer is NOT_OFFERED:
                 raise RuntimeError(f"a replayed {kind!r} answer {self._answers[self._cursor]!r} "
                                    f"is no longer offered (seat {seat}, game seed {self.seed})")
         else:
-            strategy = self.strategies[seat]
+            seats = self._seats()
+            strategy = seats.strategies[seat]
             if strategy is None:  # only with a snapshot: the game pauses here
                 self._pending = decision
                 raise Paused(decision)
             self.consults += 1
             self._asking = decision
-            # never Li Si's seat: the rules play his turns and ask him nothing
-            given = consult(self, cast("Player", strategy), self.views[seat], decision)
+            # The strategy gets a copy of the question: the answer is checked against the
+            # engine's own options, whatever the strategy does to its list. Never Li Si's seat:
+            # the rules play his turns and ask him nothing.
+            shown = Decision(kind, seat, options[:], dict(decision.context))
+            if self.token in PLAYING:
+                given = consult(self, cast("Player", strategy), seats.views[seat], shown)
+            else:  # a rule called from outside the game's play (a test of one rule)
+                PLAYING[self.token] = self
+                try:
+                    given = consult(self, cast("Player", strategy), seats.views[seat], shown)
+                finally:
+                    del PLAYING[self.token]
             self._asking = None
             answer = as_offered(given, options)
             if answer is NOT_OFFERED:
@@ -298,7 +470,7 @@ class Game:
         """The question the game waits on, playing on to it if need be; None once it is over.
         Seats with a strategy are asked on the way."""
         if self._pending is None:
-            self._advance()
+            self._run()
         return self._pending
 
     def answer(self, option: Any) -> Decision | None:
@@ -319,23 +491,29 @@ class Game:
     def play(self, strategies: list[Player | None] | None = None) -> GameResult:
         """Play on to the end and return the result. ``strategies`` (one per seat, None to
         keep the seat's own) take over the seats first, as a rollout policy would; Li Si keeps
-        his seat."""
+        his seat. Once played out (or stopped by an error), the game lets its strategies go
+        (``Departed``)."""
+        seats = self._seats()
         if strategies is not None:
-            self.strategies = [mine if s is None or isinstance(mine, LiSiSeat) else s
-                               for s, mine in zip(strategies, self.strategies, strict=True)]
-            self.forkable = any_forks(self.strategies)
-        if self._pending is not None:
-            if self.strategies[self._pending.seat] is None:
-                raise RuntimeError(f"seat {self._pending.seat} has no strategy to answer "
-                                   f"{self._pending!r}")
-            self._pending = None
-            self._replay()
-        # the question returned, not ``self._pending`` read again: the type checker takes the
-        # attribute for None still, and the compiled code would check that it is
-        stuck = self._advance()
-        if stuck is not None:
-            raise RuntimeError(f"seat {stuck.seat} has no strategy to answer {stuck!r}")
-        return self.result()
+            seats.strategies = [mine if s is None or isinstance(mine, LiSiSeat) else s
+                                for s, mine in zip(strategies, seats.strategies, strict=True)]
+            self.forkable = any_forks(seats.strategies)
+        try:
+            if self._pending is not None:
+                if seats.strategies[self._pending.seat] is None:
+                    raise RuntimeError(f"seat {self._pending.seat} has no strategy to answer "
+                                       f"{self._pending!r}")
+                self._pending = None
+                self._replay()
+            # the question returned, not ``self._pending`` read again: the type checker takes
+            # the attribute for None still, and the compiled code would check that it is
+            stuck = self._run()
+            if stuck is not None:
+                raise RuntimeError(f"seat {stuck.seat} has no strategy to answer {stuck!r}")
+            return self.result()
+        finally:
+            if self.over or self._pending is None:
+                self._release()
 
     def _replay(self) -> None:
         """Put the segment back as it began; the next ``_advance`` replays its answers."""
@@ -348,24 +526,56 @@ class Game:
         self._mute = self._told
         self._told = 0
 
+    def _run(self) -> Decision | None:
+        """``_advance``, with the game listed as being played (``zsim.view.PLAYING``: where its
+        seats' views find it) meanwhile."""
+        token = self.token
+        if token in PLAYING:  # already being played: a listener asked for more
+            return self._advance()
+        PLAYING[token] = self
+        try:
+            return self._advance()
+        finally:
+            del PLAYING[token]
+
     def _advance(self) -> Decision | None:
         """Play segments until a seat without a strategy must answer (that question is
         returned), or the game ends."""
         state = self.state
-        keep = self.forkable or None in self.strategies
+        keep = self.forkable or None in self._seats().strategies
         while state.stage != Stage.OVER:
             if self._snap is None and keep:
-                self._snap = _Snapshot(state.copy(), self.rng.getstate(), self.decisions)
+                self._snap = self._snapshot(state)
             try:
                 self._segment(state)
             except Paused:
                 return self._pending
             finally:
                 state = self.state
-            self._snap = self._reseed = None
+            self._snap = None
             self._answers = []
             self._cursor = self._told = self._mute = 0
         return None
+
+    def _snapshot(self, state: GameState) -> _Snapshot:
+        """The start of the segment ``state`` stands at: a copy of it, the RNG's state, and
+        for a segment that draws chances before it asks, what had been recorded and told."""
+        if not self._draws_first(state):
+            return _Snapshot(state.copy(), self.rng.getstate(), self.decisions)
+        log = self.log
+        return _Snapshot(state.copy(), self.rng.getstate(), self.decisions,
+                         self.records.copy(), len(log) if log is not None else 0)
+
+    def _draws_first(self, state: GameState) -> bool:
+        """Whether the segment ``state`` stands at draws chances before it asks anything: the
+        Starting tiles are dealt before the players choose, and Li Si reveals an action card
+        (and may shuffle or choose at random) before his opponent places his soldiers. The
+        other segments draw nothing before their last question."""
+        if state.stage == Stage.START:
+            return True
+        lisi_state = state.lisi
+        return (lisi_state is not None and state.stage == Stage.TURNS
+                and state.turn_order[state.step % self.n] == lisi_state.seat)
 
     def _segment(self, state: GameState) -> None:
         """Play the segment the state stands at, and move the state past it."""
@@ -399,7 +609,7 @@ class Game:
                 lisi.end_round(self)
             state.stage = Stage.ROUND if state.round < self.rules.rounds else Stage.OVER
         else:  # Stage.START
-            setup.deal_starting_tiles(self, self.rng)
+            setup.deal_starting_tiles(self, self.rng, self._deal)
             state.stage = Stage.ROUND
 
     def draw_cards(self) -> None:
@@ -424,55 +634,103 @@ class Game:
         ``fork()`` continues exactly as this game would under the same answers: same state,
         same RNG, same strategies. ``fork(seat, rng)`` is what that seat may search: the cards
         it cannot see (the draw decks, the other hands, Li Si's decks) are redealt at random
-        with ``rng``, keeping every hand's size by suit; the fork draws its chances from
-        ``rng`` from then on, and every seat of it is answered from outside (``None``), so
-        nothing of the other players' strategies or of the real game's RNG is in it.
+        with ``rng``, keeping every hand's size by suit; the fork has its own seed and draws
+        its chances from ``rng``; every seat of it is answered from outside (``None``); and it
+        plays by that seat's strategy's own copy of the box. Nothing of the other players'
+        strategies, of the real game's seed or RNG, or of the engine's box is in it.
+
+        A determinised fork stands at the same question when it is the seat's own; another
+        seat's question is asked again there, from the redealt cards (its options may name
+        cards the real one did not). The Starting tiles, and in the solo game Li Si's turn,
+        draw chances before they ask: at the seat's own Starting tile question the fork deals
+        it the same tiles and the others tiles drawn from the rest (the seats before it keep
+        the one tile they are dealt, unseen) and stands at that question; at the seat's own
+        question in Li Si's turn before any chance is drawn in it, it stands at that question
+        too; otherwise it goes back to the start of that deal or turn and draws it again, and
+        stands at its first question.
         """
-        other = Game(self.t.box, self.strategies, self.seed, blank=True)
-        other.options, other.t, other.rules, other.n = self.options, self.t, self.rules, self.n
-        other._turns_per_round = self._turns_per_round
-        other.seed, other.setup = self.seed, self.setup
-        other._wire(self.records.copy(), self.log[:] if self.log is not None else None)
-        for kind in self._hooks:  # the same kinds are emitted (a replay counts them to know
-            other._hooks.setdefault(kind, [])  # what it told already), to no one else
-        other.decisions = self.decisions
-        other.state = self.state.copy()
-        other._snap = self._snap  # never changed, so it can be shared
-        other._answers = self._answers[:]
-        other._cursor = self._cursor
-        other._pending = self._pending or self._asking
-        if other._pending is not None and self._snap is None:
+        asked = self._pending or self._asking
+        if asked is not None and self._snap is None:
             raise RuntimeError("this game keeps no snapshot to fork from at a question: a "
                                "strategy that forks must say so with `forks = True`")
-        other._asking = None
-        other._reseed = self._reseed
-        other._told, other._mute = self._told, self._mute
-        other.consults, other.shown = 0, None
-        if seat is None:
-            other.rng = random.Random.__new__(random.Random)
-            if other._pending is None:
-                other.rng.setstate(self.rng.getstate())
-            # else the first answer replays the segment, from the start's RNG state
-            other.strategies = self.strategies[:]
-            other.views = [view.copy_for(other) for view in self.views]
-            other.forkable = True
-            return other
-        other.rng = rng if rng is not None else random.Random()
-        other.strategies = [s if isinstance(s, LiSiSeat) else None for s in self.strategies]
-        other.views = [PlayerView(other, s, random.Random(other.rng.getrandbits(32)))
-                       for s in range(self.n)]
-        other.views[seat].memo = dict(self.views[seat].memo)
-        other.forkable = True
-        if other._snap is None:
-            redeal(other.state, self.t, seat, other.rng)
+        if seat is not None:
+            self._check_seat(seat, "fork")
+            return self._determinised(seat, rng if rng is not None else random.Random(), asked)
+        token = next(_TOKENS)
+        other = Game(self.t.box, [], self.seed, blank=True)
+        copied = random.Random.__new__(random.Random)
+        if asked is None:
+            copied.setstate(self.rng.getstate())
+        # else the first answer replays the segment, from the start's RNG state
+        seats = self._seats()
+        other._fill(token=token, t=self.t, public=self._public, options=self.options,
+                    seed=self.seed, n=self.n, strategies=seats.strategies[:], forkable=True,
+                    views=[view.copy_for(token) for view in seats.views], rng=copied,
+                    records=self.records.copy(), narration=_lines(self.log),
+                    state=self.state.copy(), setup=self.setup, decisions=self.decisions,
+                    snap=self._snap,  # never changed, so it can be shared
+                    answers=self._answers[:], cursor=self._cursor,
+                    pending=asked, told=self._told, mute=self._mute, listened=tuple(self._hooks),
+                    deal=self._deal)
+        return other
+
+    def _determinised(self, seat: int, rng: random.Random, asked: Decision | None) -> Game:
+        """``fork(seat, rng)``: see ``fork``."""
+        token = next(_TOKENS)
+        t = self.public_tables(seat)
+        seed = rng.getrandbits(32)
+        seats = self._seats()
+        views = [PlayerView(token, s, random.Random(rng.getrandbits(32))) for s in range(self.n)]
+        views[seat] = PlayerView(token, seat, views[seat].rng, dict(seats.views[seat].memo))
+        other = Game(t.box, [], seed, blank=True)
+        snap = self._snap
+        # where the fork stands: by default at the game's own question, as the game stands
+        decisions, records, lines = self.decisions, self.records, self.log
+        answers: list[Any] = self._answers[:]
+        cursor, told, mute = self._cursor, self._told, self._mute
+        pending: Decision | None = None
+        deal = None
+        own = asked is not None and asked.seat == seat
+        if snap is None:  # between two segments: nothing to replay
+            state = self.state.copy()
+            redeal(state, t, seat, rng)
+        elif snap.records is not None and not (own and self.state.stage != Stage.START
+                                               and self.rng.getstate() == snap.rng):
+            # The segment drew chances before it asked (in Li Si's turn, unless it has drawn
+            # none yet, when the branch below applies): they are drawn again.
+            state = snap.state.copy()
+            redeal(state, t, seat, rng)
+            if own and state.stage == Stage.START and asked.kind == "start_tile":
+                # at its own Starting tile question the seat keeps the tiles it was dealt
+                deal = starting_deal(state, t, seat, list(asked.options), rng)
+            decisions, records = snap.decisions, snap.records
+            lines = lines[:snap.lines] if lines is not None else None
+            answers, cursor, told, mute = [], 0, 0, 0
+            snap = None
         else:
             # The segment's start gets the same redeal, so that a replay reaches this state
-            # again; the replay draws the chances already drawn with the game's RNG as it was
-            # then, and the fork's own from this question on.
-            start = other._snap.state.copy()
-            redeal(other.state, self.t, seat, other.rng, earlier=start)
-            other._snap = _Snapshot(start, other._snap.rng, other._snap.decisions)
-            other._reseed = (other._cursor, other.rng.getstate())
+            # again; it draws nothing before this question, so the replay can draw from the
+            # fork's own RNG from the start.
+            start = snap.state.copy()
+            state = self.state.copy()
+            redeal(state, t, seat, rng, earlier=start)
+            if own:  # the seat's own question stands
+                pending = Decision(asked.kind, seat, asked.options[:], dict(asked.context))
+            else:  # asked again, from the redealt cards: the replay begins at the start
+                state = start.copy()
+                decisions, cursor, mute, told = snap.decisions, 0, told, 0
+            snap = _Snapshot(start, rng.getstate(), snap.decisions)
+        options = replace(self.options)
+        for board in (state, snap.state if snap is not None else None):
+            if board is not None and board.lisi is not None:
+                board.lisi.card = lisi_card(board.lisi.card, self.t, t)
+        other._fill(token=token, t=t, public=True, options=options, seed=seed, n=self.n,
+                    strategies=[s if isinstance(s, LiSiSeat) else None for s in seats.strategies],
+                    forkable=True, views=views, rng=rng, records=records.copy(),
+                    narration=_lines(lines), state=state, setup=dict(self.setup),
+                    decisions=decisions, snap=snap, answers=answers, cursor=cursor,
+                    pending=pending, told=told, mute=mute, listened=tuple(self._hooks),
+                    deal=deal)
         return other
 
     # --- saving ----------------------------------------------------------------------------
@@ -485,6 +743,7 @@ class Game:
         elif snap is None:
             raise RuntimeError("this game keeps no snapshot to save at a question: a "
                                "strategy that saves or forks must say so with `forks = True`")
+        seats = self._seats()
         return Checkpoint(
             seed=self.seed, options=self.options,
             state=(snap.state if snap is not None else self.state).copy(),
@@ -493,9 +752,12 @@ class Game:
             answers=self._answers[:self._cursor] if snap is not None else [],
             told=self._told if snap is not None else 0,
             records=self.records.copy(),
-            narration=self.log[:] if self.log is not None else None,
+            narration=_lines(self.log),
             setup=dict(self.setup),
-            view_rngs=[view.rng.getstate() for view in self.views],
+            view_rngs=[view.rng.getstate() for view in seats.views],
+            start_records=(snap.records.copy() if snap is not None and snap.records is not None
+                           else None),
+            start_lines=snap.lines if snap is not None else 0,
         )
 
     @classmethod
@@ -503,30 +765,37 @@ class Game:
                 strategies: list[Player | LiSiSeat | None]) -> Game:
         """Continue a saved game with these seats (the saved one's Li Si seat, if any, again).
         """
-        game = cls(box, strategies, saved.seed, blank=True)
-        game.options, game.t, game.rules = saved.options, compile_tables(box), box.board.rules
-        game.n, game.seed, game.setup = len(strategies), saved.seed, dict(saved.setup)
-        game._turns_per_round = 3 * game.rules.cards_per_suit_per_round * game.n
-        game.strategies = list(strategies)
-        game._wire(saved.records.copy(),
-                   saved.narration[:] if saved.narration is not None else None)
-        game.decisions = saved.decisions
-        game.forkable = any_forks(game.strategies)
-        game.state = saved.state.copy()
-        game.rng = random.Random()
-        game.rng.setstate(saved.rng)
-        game.views = []
+        n = saved.state.n
+        if len(strategies) != n:
+            raise ValueError(f"the saved game has {n} seats: restore it with {n} strategies "
+                             f"(or None for a seat answered from outside), not {len(strategies)}")
+        lisi_seat = saved.state.lisi.seat if saved.state.lisi is not None else -1
+        for s, strategy in enumerate(strategies):
+            if isinstance(strategy, LiSiSeat) != (s == lisi_seat):
+                where = f"seat {lisi_seat}" if lisi_seat >= 0 else "no seat"
+                raise ValueError(f"seat {s}: Li Si sits in {where} of the saved game, and a "
+                                 f"restored game keeps him there")
+        token = next(_TOKENS)
+        views = []
         for seat, rng_state in enumerate(saved.view_rngs):
-            view = PlayerView(game, seat, random.Random())
-            view.rng.setstate(rng_state)
-            game.views.append(view)
-        game._pending = game._asking = None
-        game._answers, game._cursor, game.consults = saved.answers[:], 0, 0
-        game.shown = None
-        game._told, game._mute = 0, saved.told
-        game._reseed = None
-        game._snap = (_Snapshot(saved.state.copy(), saved.rng, saved.decisions)
-                      if saved.answers else None)
+            rng = random.Random()
+            rng.setstate(rng_state)
+            views.append(PlayerView(token, seat, rng))
+        rng = random.Random()
+        rng.setstate(saved.rng)
+        snap = None
+        if saved.answers:
+            snap = _Snapshot(saved.state.copy(), saved.rng, saved.decisions,
+                             saved.start_records.copy() if saved.start_records is not None
+                             else None, saved.start_lines)
+        game = cls(box, strategies, saved.seed, blank=True)
+        game._fill(token=token, t=compile_tables(box), public=False, options=saved.options,
+                   seed=saved.seed, n=n, strategies=list(strategies),
+                   forkable=any_forks(strategies), views=views, rng=rng,
+                   records=saved.records.copy(), narration=_lines(saved.narration),
+                   state=saved.state.copy(), setup=dict(saved.setup),
+                   decisions=saved.decisions, snap=snap, answers=saved.answers[:],
+                   mute=saved.told)
         return game
 
     # --- positions as text (zsim.position) -------------------------------------------------
@@ -540,7 +809,7 @@ class Game:
         if decision is not None:
             from zsim.describe import describe  # words for a reader, off the engine's path
 
-            view = self.views[decision.seat]
+            view = self.view(decision.seat)
             question = {"seat": decision.seat, "kind": decision.kind,
                         "context": position.plain(decision.context),
                         "options": [describe(view, decision, o) for o in decision.options]}
@@ -573,13 +842,15 @@ class Game:
         if self.state.stage != Stage.OVER:
             raise RuntimeError(f"the game (seed {self.seed}) is not over")
         scores = scoring.final_scores(self)
+        names = [s.name if s is not None else "outside" for s in self.strategies]
+        self._audit(names)
         totals = [s["vp_total"] for s in scores]
         best = max(totals)
         records = self.records
         return GameResult(
             seed=self.seed,
             n_players=self.n,
-            strategies=[s.name if s is not None else "outside" for s in self.strategies],
+            strategies=names,
             scores=scores,
             ranks=scoring.ranks(totals),
             winners=[seat for seat, t in enumerate(totals) if t == best],
@@ -594,6 +865,26 @@ class Game:
             decisions=self.decisions,
             log=self.log,
         )
+
+    def _audit(self, names: list[str]) -> None:
+        """Fail the game when its score sheet is not what its own events scored (``vp``
+        events): something wrote VP into the game besides the rules. The seat with the most VP
+        it never scored is named as the likely cause."""
+        wrong = score_audit([p.vp for p in self.state.players], self.records.ledger)
+        if not wrong:
+            return
+        gains: dict[int, int] = {}
+        for seat, _, extra in wrong:
+            gains[seat] = gains.get(seat, 0) + extra
+        culprit = max(gains, key=lambda s: gains[s])
+        blamed = culprit if gains[culprit] > 0 else None
+        told = "; ".join(f"seat {seat} ({names[seat]}) has {abs(extra)} VP "
+                         f"{'more' if extra > 0 else 'fewer'} in {category} than it scored"
+                         for seat, category, extra in wrong)
+        cause = (f"; the likely cause is the strategy of seat {blamed}, {names[blamed]!r}, "
+                 f"which wrote into the game" if blamed is not None else "")
+        raise ScoreAuditError(f"the score sheet of game seed {self.seed} is not what the game "
+                              f"scored: {told}{cause}", blamed)
 
     def final_stats(self, p: PlayerState) -> dict[str, int]:
         stats = dict(p.stats)
@@ -626,6 +917,11 @@ class Game:
         features["master_alchemists"] = ",".join(
             self.t.card_name[c] for c in state.master_available)
         return features
+
+
+def _lines(log: list[str] | None) -> list[str] | None:
+    """A copy of a narration (None: not narrated)."""
+    return log[:] if log is not None else None
 
 
 def _fields(record: GameResult | Checkpoint) -> tuple[Any, ...]:

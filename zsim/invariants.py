@@ -1,15 +1,44 @@
-"""Conservation laws and bounds that must hold between any two steps of a game.
+"""Conservation laws and bounds that must hold between any two steps of a game, and the audit
+of the score sheet at its end.
 
-Used by the test suite (after every decision of many random games) and available to anyone
-changing the rules: a broken invariant names the player and the component.
+``violations`` is used by the test suite (after every decision of many random games) and by the
+runner after every game: a broken invariant names the player and the component.
+``score_audit`` compares each player's VP with the VP the game's own events scored
+(``ResultRecorder.ledger``): the engine runs it before it returns any result, so VP that reached
+a score sheet any other way (a strategy writing into the game) fail the game.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from zsim.rules.tables import Tables
 from zsim.state import GameState
+
+
+class ScoreAuditError(RuntimeError):
+    """A score sheet that disagrees with the VP scored during the game. ``seat`` is the seat
+    with the most VP it did not score (whose strategy is the likely cause), or None when every
+    difference is a loss."""
+
+    def __init__(self, message: str, seat: int | None) -> None:
+        super().__init__(message)
+        self.seat = seat
+
+
+def score_audit(tallies: Sequence[dict[str, int]], ledger: Sequence[dict[str, int]]
+                ) -> list[tuple[int, str, int]]:
+    """(seat, VP category, VP in the tally but never scored) for every category where a
+    player's running tally (``PlayerState.vp``) differs from what the game's ``vp`` events
+    scored; empty when the score sheet is what the game scored."""
+    found = []
+    for seat, (tally, scored) in enumerate(zip(tallies, ledger, strict=True)):
+        for category in sorted(set(tally) | set(scored)):
+            extra = tally.get(category, 0) - scored.get(category, 0)
+            if extra:
+                found.append((seat, category, extra))
+    return found
 
 
 def violations(state: GameState, t: Tables) -> list[str]:

@@ -215,7 +215,7 @@ def from_text(text: str, box: Box, fresh: Callable[[int, int, GameOptions], Any]
         "decisions": _int(data, "decisions", 0),
         "answers": [_tuples(a) for a in data.get("answers", [])],
         "told": _int(data, "told", 0),
-        "records": _records(data.get("records"), n),
+        "records": _records(data.get("records"), state),
         "narration": data.get("narration"),
         "setup": data.get("setup", checkpoint.setup),
         "view_rngs": [_rng(r) for r in data["strategy_rngs"]] if "strategy_rngs" in data
@@ -230,7 +230,7 @@ def _checkpoint(data: dict[str, Any], seed: int, options: GameOptions, state: Ga
         "seed": seed, "options": options, "state": state, "rng": _rng(data["rng"]),
         "decisions": _int(data, "decisions", 0),
         "answers": [_tuples(a) for a in data.get("answers", [])],
-        "told": _int(data, "told", 0), "records": _records(data.get("records"), n),
+        "told": _int(data, "told", 0), "records": _records(data.get("records"), state),
         "narration": data.get("narration"), "setup": data["setup"],
         "view_rngs": [_rng(r) for r in data["strategy_rngs"]],
     }
@@ -369,14 +369,19 @@ def _tuple_items(value: list[Any]) -> list[tuple[Any, ...]]:
     return [tuple(v) for v in value]
 
 
-def _records(value: Any, n: int) -> ResultRecorder:
-    records = ResultRecorder(n)
+def _records(value: Any, state: GameState) -> ResultRecorder:
+    """The records of a position. Without a ``ledger`` (the VP scored so far, by seat and
+    category, which the end-of-game audit holds the score sheet to), the players' VP in the
+    position count as scored."""
+    records = ResultRecorder(state.n)
+    records.ledger = [dict(p.vp) for p in state.players]
     if value is None:
         return records
     for field in fields(ResultRecorder):
         if field in value:
             rows = value[field]
             setattr(records, field, list(rows) if field == "start_tiles"
+                    else [dict(row) for row in rows] if field == "ledger"
                     else [tuple(row) for row in rows])
     return records
 

@@ -31,13 +31,17 @@ RECORD_FIELDS: dict[str, tuple[str, ...]] = {
 #            taken (index into the box's tiles of that kind)
 #   walls    {seat, walls: [(section, tier, vp)]}: a player's Walls scored at the end
 #   start    {seat, tile}: the Starting tile a player kept (its id)
-RESULT_EVENTS = ("reward", "ability", "tile", "walls", "start")
+#   vp       {seat, category, vp}: VP scored during the game (the end-of-game audit adds them up
+#            again and compares them with the score sheet: zsim.invariants.score_audit)
+RESULT_EVENTS = ("reward", "ability", "tile", "walls", "start", "vp")
 
 
 class ResultRecorder:
-    """Keeps the long tables' records of one game, and the Starting tile each seat kept."""
+    """Keeps the long tables' records of one game, the Starting tile each seat kept, and the VP
+    each seat scored during the game, by category (its ledger, which the audit checks the score
+    sheet against)."""
 
-    __slots__ = ("abilities", "rewards", "start_tiles", "tiles", "walls")
+    __slots__ = ("abilities", "ledger", "rewards", "start_tiles", "tiles", "walls")
 
     def __init__(self, n: int) -> None:
         self.walls: list[tuple[Any, ...]] = []
@@ -45,6 +49,7 @@ class ResultRecorder:
         self.abilities: list[tuple[Any, ...]] = []
         self.tiles: list[tuple[Any, ...]] = []
         self.start_tiles = [""] * n
+        self.ledger: list[dict[str, int]] = [{} for _ in range(n)]
 
     def __getnewargs__(self) -> tuple[int]:
         """Unpickled through the constructor with these (compiled classes are)."""
@@ -57,6 +62,7 @@ class ResultRecorder:
         other.abilities = self.abilities[:]
         other.tiles = self.tiles[:]
         other.start_tiles = self.start_tiles[:]
+        other.ledger = [dict(scored) for scored in self.ledger]
         return other
 
     def event(self, g: Table, kind: str, data: dict[str, Any]) -> None:
@@ -88,6 +94,10 @@ class ResultRecorder:
                                    wall.wall_face))
         elif kind == "start":
             self.start_tiles[seat] = data["tile"]
+        elif kind == "vp":
+            scored = self.ledger[seat]
+            category = data["category"]
+            scored[category] = scored.get(category, 0) + data["vp"]
 
 
 class Narration:

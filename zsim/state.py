@@ -106,7 +106,8 @@ class PlayerState:
         return other
 
     def same(self, other: PlayerState) -> bool:
-        """Equal to ``other`` in every field (a cheap test before copying again)."""
+        """Equal to ``other`` in every field (a cheap test before copying again); the fields
+        that change most often are compared first."""
         return (self.tokens == other.tokens and self.officials == other.officials
                 and self.workers == other.workers and self.unrest == other.unrest
                 and self.tableau == other.tableau and self.vp == other.vp
@@ -278,36 +279,44 @@ class GameState:
         """Unpickled through the constructor with these (compiled classes are)."""
         return self.n, True
 
-    def copy(self, previous: GameState | None = None, only_hand: int | None = None
-             ) -> GameState:
-        """A structural copy. ``previous``, an earlier copy of this game, lends the new one its
-        player boards, Wall sections, Mausoleum spots and lists that still equal this state's
-        (testing is cheaper than copying, and most are equal between two questions).
-        ``only_hand``: copy that seat's hand alone, and no deck (the others are left empty)."""
+    def copy(self, only_hand: int | None = None, players: list[PlayerState] | None = None,
+             previous: GameState | None = None) -> GameState:
+        """A structural copy: no list, board or piece of it is this state's, so that neither
+        the copy nor this state can change the other.
+
+        ``only_hand``: copy that seat's hand alone, and no deck (the other hands and the decks
+        are left empty): what that seat may be shown. ``players``: copies of the player boards
+        made already. ``previous``, an earlier copy of this state, lends the new one its player
+        boards, Wall sections, Mausoleum spots and lists that still equal this state's (testing
+        is cheaper than copying, and most are equal between two questions): whoever holds both
+        copies sees the same objects in them, so a seat's view lends it only its own copies."""
         other = GameState(self.n, blank=True)
         other.round = self.round
         other.stage = self.stage
         other.step = self.step
-        if previous is None:
+        q = previous
+        if players is not None:
+            other.players = players
+        elif q is None:
             other.players = [p.copy() for p in self.players]
+        else:
+            other.players = [old if old.same(p) else p.copy()
+                             for p, old in zip(self.players, q.players, strict=True)]
+        if q is None:
             other.walls = [w.copy() for w in self.walls]
             other.mausoleum = [m.copy() for m in self.mausoleum]
         else:
-            other.players = [old if old.same(p) else p.copy()
-                             for p, old in zip(self.players, previous.players, strict=True)]
             other.walls = [old if old.same(w) else w.copy()
-                           for w, old in zip(self.walls, previous.walls, strict=True)]
+                           for w, old in zip(self.walls, q.walls, strict=True)]
             other.mausoleum = [old if old.same(m) else m.copy()
-                               for m, old in zip(self.mausoleum, previous.mausoleum,
-                                                 strict=True)]
+                               for m, old in zip(self.mausoleum, q.mausoleum, strict=True)]
         if only_hand is None:
             other.hands = [h[:] for h in self.hands]
             other.decks = [d[:] for d in self.decks]
         else:
             other.hands = [h[:] if s == only_hand else [] for s, h in enumerate(self.hands)]
-            other.decks = [[] for _ in self.decks]
+            other.decks = [[], [], []]
         other.court_free = self.court_free
-        q = previous
         if q is None:
             other.supply = self.supply[:]
             other.large_on_board = self.large_on_board[:]

@@ -25,6 +25,7 @@ from zsim.components.files import FILES
 from zsim.components.messages import validate
 from zsim.components.overrides import apply as apply_overrides
 from zsim.components.reading import Source, read_yaml
+from zsim.components.readonly import FrozenMap
 from zsim.paths import configs_dir
 
 
@@ -105,7 +106,7 @@ def _assemble(directory: Path, parts: Parts) -> Box:
     return Box(
         source=directory,
         board=parts.board,
-        abilities=dict(parts.abilities.abilities),  # a plain dict: the runner pickles the Box
+        abilities=FrozenMap(parts.abilities.abilities),  # read-only, and picklable
         cards=tuple(sorted(parts.cards.cards, key=lambda card: card.number)),
         alchemist_cards=parts.alchemists.alchemist_cards,
         master_alchemists=parts.alchemists.master_alchemists,

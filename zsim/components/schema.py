@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from zsim.components.readonly import frozen
 
 REGIONS = ("chu", "wei", "zhao", "qi", "yan")
 SUITS = ("writing", "currency", "laws")
@@ -326,7 +328,8 @@ class MausoleumTile(Assumable):
 
 # --- the board and the numbers of the rules --------------------------------------------------
 
-PerPlayerCount = dict[Literal[2, 3, 4], int]
+# by player count; read-only, as every table of the box (zsim.components.readonly)
+PerPlayerCount = Annotated[dict[Literal[2, 3, 4], int], AfterValidator(frozen)]
 
 
 class ElixirRoute(Assumable):
@@ -338,7 +341,8 @@ class ElixirRoute(Assumable):
 class WallLayout(Assumable):
     sites: int = Field(ge=1)
     sections_per_site: int = Field(ge=1)
-    tiers: dict[Literal[2, 3, 4], tuple[int, ...]]  # Worker cost of each slot of a section
+    # Worker cost of each slot of a section, by player count
+    tiers: Annotated[dict[Literal[2, 3, 4], tuple[int, ...]], AfterValidator(frozen)]
 
 
 class MausoleumLayout(Assumable):

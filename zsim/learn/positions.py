@@ -21,7 +21,6 @@ import numpy as np
 import pyarrow as pa
 
 from zsim.rules.lisi import LiSiSeat
-from zsim.view import PlayerView
 
 SAMPLE = 0.15  # share of questions at which the seats' observations are recorded
 OBSERVATION = "observation"  # the column of the model inputs (float32 lists)
@@ -59,7 +58,7 @@ class PositionRecorder:
         track = [sum(p.vp.values()) for p in state.players]
         for seat in range(game.n):
             best_other = max(v for s, v in enumerate(track) if s != seat)
-            view = PlayerView(game, seat, random.Random(0))
+            view = game.view(seat)
             self._vectors.append(inputs(game, view))
             self._rows.append((*self._ids, seat, self._questions, decision.kind,
                                decision.seat == seat, state.round, track[seat],

@@ -25,8 +25,11 @@ COURT_COUNTERS = tuple(f"n_court_{action}" for action in COURT_ACTIONS)
 
 
 def add_vp(g: Table, p: PlayerState, category: str, amount: int) -> None:
+    """Score VP during the game, and tell it (the ``vp`` event: the end-of-game audit adds the
+    told VP up again, so VP that reach the score sheet any other way fail the game)."""
     if amount:
         p.vp[category] = p.vp.get(category, 0) + amount
+        g.emit("vp", {"seat": p.seat, "category": category, "vp": amount})
 
 
 def count(p: PlayerState, column: str, amount: int = 1) -> None:

@@ -10,23 +10,34 @@ table.
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from zsim.rules.tables import Tables
-from zsim.state import GameState
+from zsim.state import GameState, PlayerState
+
+if TYPE_CHECKING:
+    from zsim.components.schema import LiSiCard
 
 
-def seat_copy(state: GameState, seat: int, previous: GameState | None = None) -> GameState:
+def seat_copy(state: GameState, seat: int, players: list[PlayerState] | None = None,
+              lisi_card: LiSiCard | None = None, previous: GameState | None = None
+              ) -> GameState:
     """A copy of the state as ``seat`` sees it: the hidden cards are left out (the other hands
     and the decks are empty lists, Li Si's action deck too); their counts are public and shown
-    by the view (``hand_backs``, ``deck_sizes``).
+    by the view (``hand_backs``, ``deck_sizes``). Nothing in it is shared with the state nor with
+    a copy shown to another seat, so what a strategy does to it changes its own copy only.
 
-    ``previous``, the copy last shown to a seat, lends the new copy the parts that still
-    equal the game's (``GameState.copy``): whatever a strategy did to its copy, a part that
-    differs from the game is copied afresh.
+    ``players``: copies of the player boards made already for this seat. ``lisi_card``: the
+    strategy's own copy of Li Si's card, put in the place of the game's (the box the engine
+    reads is never handed out). ``previous``: the copy last shown to this seat, which lends the
+    new one the parts that still equal the game's (``GameState.copy``); a part the seat
+    scribbled on is its own business.
     """
-    other = state.copy(previous, only_hand=seat)
+    other = state.copy(only_hand=seat, players=players, previous=previous)
     if other.lisi is not None:
         other.lisi.deck = []
+        if lisi_card is not None:
+            other.lisi.card = lisi_card
     return other
 
 
@@ -66,3 +77,28 @@ def redeal(state: GameState, t: Tables, seat: int, rng: random.Random,
             if before[:len(deck)] == deck:
                 before[:len(deck)] = order
         deck[:] = order
+
+
+def starting_deal(state: GameState, t: Tables, seat: int, tiles: list[int],
+                  rng: random.Random) -> dict[int, list[int]]:
+    """A deal of the Starting tiles consistent with what ``seat`` knows when it is asked to
+    keep one of ``tiles``: it is dealt ``tiles``; each seat before it in turn order, which has
+    kept one already (unseen), is dealt a single tile, which it keeps; each seat after it, its
+    full deal. The others' tiles are drawn with ``rng`` from the tiles ``seat`` does not hold."""
+    box = t.box
+    pool = [i for i, tile in enumerate(box.starting_tiles) for _ in range(tile.copies)]
+    for tile in tiles:
+        pool.remove(tile)
+    pool.sort()  # the deal depends on the RNG, not on the order of the box
+    rng.shuffle(pool)
+    lisi_seat = state.lisi.seat if state.lisi is not None else -1
+    order = [s for s in state.turn_order if s != lisi_seat]
+    before = order.index(seat)
+    dealt = box.board.rules.starting_tiles_dealt
+    deal = {}
+    for place, other in enumerate(order):
+        if other == seat:
+            deal[other] = list(tiles)
+        else:
+            deal[other] = [pool.pop() for _ in range(1 if place < before else dealt)]
+    return deal

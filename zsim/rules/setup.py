@@ -122,9 +122,15 @@ def _setup_walls(g: Table, state: GameState, options: GameOptions, rng: random.R
             WallSection(s // layout.sections_per_site, tiers, wall_tiles[s], face, emperor[s]))
 
 
-def deal_starting_tiles(g: Table, rng: random.Random) -> None:
-    """Each player is dealt two Starting tiles, keeps one and resolves it, in turn order."""
+def deal_starting_tiles(g: Table, rng: random.Random,
+                        preset: dict[int, list[int]] | None = None) -> None:
+    """Each player is dealt two Starting tiles, keeps one and resolves it, in turn order.
+    ``preset``: the tiles each seat is dealt, drawn already (a determinised fork's deal,
+    ``zsim.rules.hidden.starting_deal``)."""
     box, state = g.t.box, g.state
+    if preset is not None:
+        _keep_starting_tiles(g, preset)
+        return
     pool = [i for i, tile in enumerate(box.starting_tiles) for _ in range(tile.copies)]
     rng.shuffle(pool)
     lisi_seat = state.lisi.seat if state.lisi is not None else NO_ONE
@@ -134,6 +140,12 @@ def deal_starting_tiles(g: Table, rng: random.Random) -> None:
                               lambda i: box.starting_tiles[i].id, from_end=True)
     dealt = {seat: [pool.pop() for _ in range(g.rules.starting_tiles_dealt)]
              for seat in state.turn_order if seat != lisi_seat}
+    _keep_starting_tiles(g, dealt)
+
+
+def _keep_starting_tiles(g: Table, dealt: dict[int, list[int]]) -> None:
+    """Each seat keeps one of the tiles it was dealt, in turn order, then resolves it."""
+    box, state = g.t.box, g.state
     chosen = {seat: g.ask(seat, "start_tile", sorted(set(tiles)))
               for seat, tiles in dealt.items()}
     for seat in chosen:

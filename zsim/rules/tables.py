@@ -60,6 +60,11 @@ class Tables:
 
 @cache
 def compile_tables(box: Box) -> Tables:
+    """The tables of ``box``, made once per box in a process."""
+    return build_tables(box)
+
+
+def build_tables(box: Box) -> Tables:
     """Number every card: Unification cards keep their printed number, Alchemists follow."""
     top = max(c.number for c in box.cards)
     card_type: list[int] = [0] * (top + 1)

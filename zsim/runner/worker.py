@@ -31,7 +31,7 @@ from zsim.experience.kingmaking import AnswerLog
 from zsim.experience.record import RECORD_FIELDS as EXPERIENCE_FIELDS
 from zsim.experience.record import ExperienceRecorder
 from zsim.game import RECORD_FIELDS, Game, GameResult
-from zsim.invariants import violations
+from zsim.invariants import ScoreAuditError, violations
 from zsim.options import GameOptions
 from zsim.runner import chunkfile, limits, recorders
 from zsim.runner.boxfiles import unpack_box
@@ -262,6 +262,8 @@ def _blame(error: BaseException) -> tuple[int | None, str | None]:
         tb = tb.tb_next
     if isinstance(error, IllegalChoice):
         return error.decision.seat, error.decision.kind
+    if isinstance(error, ScoreAuditError):  # the seat that gained what it never scored
+        return error.seat, None
     return None, None
 
 
