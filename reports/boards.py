@@ -11,6 +11,8 @@ players of one game are not independent.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
@@ -83,7 +85,7 @@ def _reward_effects(data: RunData, board: str,
         takers = rewards[(rewards["round"] == rnd) & (rewards["aspect"] == aspect)]
         took = keys.isin(pd.MultiIndex.from_frame(takers[["game_key", "seat"]]))
         name = f"round {rnd} {aspect} ({row['reward']})"
-        common = {"strata": "stratum", "clusters": "game_key",
+        common: dict[str, Any] = {"strata": "stratum", "clusters": "game_key",
                   "method_note": "same strategy and lineup, game-clustered",
                   "causal_test": effects_command("board", board)}
         win, win_test = association(players, outcome="win_share", exposure=took,
@@ -137,7 +139,7 @@ def _scores(data: RunData, boards: list[str]) -> Figure | Note:
         if len(groups) > 1:
             test = distribution_test([g for _, g in groups])
             means = {b: g.mean() for b, g in groups}
-            high, low = max(means, key=means.get), min(means, key=means.get)
+            high, low = max(means, key=means.__getitem__), min(means, key=means.__getitem__)
             relative = share_of(means[high] - means[low],
                                 float(np.concatenate([g for _, g in groups]).mean()))
             comparisons.append(Comparison(

@@ -128,7 +128,9 @@ def write_sections(sections: list[Section], out: Path, title: str,
     images = {}
     for figure in (f for s in sections for f in s.figures):
         # Lay the figure out once; otherwise each of the two saves would redo it.
-        figure.figure.get_layout_engine().execute(figure.figure)
+        engine = figure.figure.get_layout_engine()
+        if engine is not None:
+            engine.execute(figure.figure)
         figure.figure.set_layout_engine("none")
         svg = io.BytesIO()
         figure.figure.savefig(svg, format="svg")

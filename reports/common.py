@@ -10,23 +10,30 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
+from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure as MplFigure
+from matplotlib.figure import FigureBase
+from matplotlib.image import AxesImage
 from matplotlib.ticker import MaxNLocator
 
 from zsim.reports.findings import relative_phrase
 from zsim.reports.model import Comparison, Note
 from zsim.stats import adjusted_difference, bootstrap_interval, detectable_shift, wilson_interval
 
+if TYPE_CHECKING:
+    from matplotlib.typing import ColorType, RcKeyType
+
 #: Fewest games (or rows, for a group compared with the rest) a figure or test is based on.
 #: Below this an interval is too wide to show anything and a plot would mislead.
 MIN_GAMES = 30
 
-STYLE = {
+STYLE: dict[RcKeyType, Any] = {
     "font.size": 10,
     "axes.titlesize": 11,
     "axes.labelsize": 10,
@@ -224,36 +231,36 @@ def game_lineups(players: pd.DataFrame) -> pd.Series:
     return players.groupby("game_key")["lineup"].first()
 
 
-def luminance(colour: object) -> float:
+def luminance(colour: ColorType) -> float:
     """WCAG relative luminance of a matplotlib colour (0 black, 1 white)."""
-    channels = np.asarray(to_rgb(colour))
+    channels = np.asarray(to_rgb(colour), dtype=float)
     linear = np.where(channels <= 0.04045, channels / 12.92, ((channels + 0.055) / 1.055) ** 2.4)
     return float(linear @ (0.2126, 0.7152, 0.0722))
 
 
-def contrast(a: object, b: object) -> float:
+def contrast(a: ColorType, b: ColorType) -> float:
     """WCAG contrast ratio of two colours, from 1 (none) to 21 (black on white)."""
     light, dark = sorted((luminance(a), luminance(b)), reverse=True)
     return (light + 0.05) / (dark + 0.05)
 
 
-def text_colour(background: object) -> str:
+def text_colour(background: ColorType) -> str:
     """Black or white, whichever reads better on ``background`` (a heatmap cell)."""
     return max(("black", "white"), key=lambda ink: contrast(ink, background))
 
 
-def annotate_cells(ax: Axes, image, texts: np.ndarray, fontsize: float = 8) -> None:
+def annotate_cells(ax: Axes, image: AxesImage, texts: np.ndarray, fontsize: float = 8) -> None:
     """Write ``texts`` (same shape as the image) in the cells of a heatmap drawn by ``imshow``,
     each in the ink that contrasts with its cell's colour; empty strings are skipped."""
     values = np.asarray(image.get_array(), dtype=float)
     for (i, j), text in np.ndenumerate(texts):
         if text:
             ink = "black" if np.isnan(values[i, j]) else text_colour(
-                image.cmap(image.norm(values[i, j])))
+                cast("ColorType", image.cmap(image.norm(values[i, j]))))  # one RGBA
             ax.text(j, i, text, ha="center", va="center", fontsize=fontsize, color=ink)
 
 
-def figure_legend(fig: MplFigure, ax: Axes, columns: int | None = None) -> None:
+def figure_legend(fig: FigureBase, ax: Axes, columns: int | None = None) -> None:
     """One legend for the figure, above its axes (outside the data), from ``ax``'s labelled
     artists."""
     handles, names = ax.get_legend_handles_labels()
@@ -278,7 +285,7 @@ def ecdf_panels(axes: Sequence[Axes], frame: pd.DataFrame, panels: Sequence, pan
     axes[0].set_ylabel("share of players at or below")
     figure = axes[0].get_figure()
     if figure is not None and not figure.legends:
-        handles = {}
+        handles: dict[str, Artist] = {}
         for ax in axes:
             handles.update(zip(*reversed(ax.get_legend_handles_labels()), strict=True))
         names = [str(n) for n in lines if str(n) in handles]

@@ -265,8 +265,8 @@ def _condensed(slug: str, title: str, caption: str, games: int,
     """A family with too many elements for a panel each (the Mausoleum layout's spot bindings):
     only the effects that are significant after Holm correction within the family, or, when
     none is, the ``MAX_ROWS`` with the smallest p-values, one row per element and outcome."""
-    tested = [i for i, effect in enumerate(effects) if effect[3]]
-    adjusted = dict(zip(tested, holm([effects[i][3].pvalue for i in tested]), strict=True))
+    tested = {i: comparison for i, (*_, comparison) in enumerate(effects) if comparison}
+    adjusted = dict(zip(tested, holm([c.pvalue for c in tested.values()]), strict=True))
     significant = [i for i in tested if adjusted[i] < ALPHA]
     ranked = sorted(range(len(effects)), key=lambda i: (adjusted.get(i, math.inf),
                                                         _p_or_inf(effects[i][2]["p"])))
@@ -288,7 +288,7 @@ def _condensed(slug: str, title: str, caption: str, games: int,
              f"The {len(chosen)} of {len(effects)} effects ({elements} elements) with the "
              "smallest p-values are drawn")
     return Figure(slug, title, f"{caption} {shown}; every element is in the table below.",
-                  games, fig, [effects[i][3] for i in tested])
+                  games, fig, list(tested.values()))
 
 
 def _p_or_inf(p: float) -> float:

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import base64
 import math
+from collections.abc import Callable
+from typing import Any
 
 import jinja2
+import markupsafe
 import pandas as pd
 
 from zsim.reports.assumed import reasons
@@ -109,7 +112,7 @@ a { color: #0b5cad; }
 """
 
 
-def _formatter(spec: str):
+def _formatter(spec: str) -> Callable[[object], str]:
     return lambda v: "–" if v is None or (isinstance(v, float) and math.isnan(v)) \
         else spec.format(v)
 
@@ -127,7 +130,7 @@ def table_html(table: Table) -> str:
     transposed table is shown field by field, every cell wrapping."""
     frame = table.data
     formatters = {c: _formatter(f) for c, f in table.formats.items() if c in frame.columns}
-    floats = {c: _number for c in frame.columns
+    floats: dict[str, Callable[[Any], str]] = {c: _number for c in frame.columns
               if c not in formatters and pd.api.types.is_float_dtype(frame[c])}
     anchor = f"table-{table.slug}"
     if table.transposed:
@@ -155,7 +158,7 @@ def _text(value: object) -> str:
         else str(value)
 
 
-def _block(block: Block, images: dict[str, bytes]) -> dict:
+def _block(block: Block, images: dict[str, bytes]) -> dict[str, Any]:
     if isinstance(block, Figure):
         return {"kind": "figure", "anchor": block.anchor, "slug": block.slug,
                 "title": block.title, "caption": block.caption, "games": block.games,
@@ -190,11 +193,11 @@ def render(title: str, subtitle: str, sections: list[Section],
     """The page: a table of contents, then every section's blocks in order."""
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined,
                              trim_blocks=True, lstrip_blocks=True)
-    page = [{"slug": s.slug, "heading": s.heading, "intro": s.intro,
+    page: list[dict[str, Any]] = [{"slug": s.slug, "heading": s.heading, "intro": s.intro,
              "blocks": [_block(b, images) for b in s.blocks]} for s in sections]
     # Table HTML is produced by pandas with its cells escaped; mark it safe for the template.
     for section in page:
         for block in section["blocks"]:
             if block["kind"] == "table":
-                block["html"] = jinja2.utils.markupsafe.Markup(block["html"])
+                block["html"] = markupsafe.Markup(block["html"])
     return env.from_string(TEMPLATE).render(title=title, subtitle=subtitle, sections=page)

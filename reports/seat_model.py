@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -152,7 +153,9 @@ def fit_seat_model(players: pd.DataFrame) -> SeatModel:
     params, cov = np.asarray(fit.params), np.asarray(fit.cov_params())
     rows = model.effects.set_index(["term", "level"])
     for term, levels in terms.items():
-        columns = [x.columns.get_loc(c) for c in _dummies(fitted.head(0), term, levels)]
+        # the design's columns are unique: each name is at one position
+        columns = [cast("int", x.columns.get_loc(c))
+                   for c in _dummies(fitted.head(0), term, levels)]
         if not np.isfinite(cov[np.ix_(columns, columns)]).all():
             # Clustered errors need more games than the model has parameters.
             refused[term] = f"too few games ({games}) to estimate its effect"

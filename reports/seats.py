@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.layout_engine import ConstrainedLayoutEngine
 
 from zsim.reports.common import MIN_GAMES, new_figure, player_count_label, too_few
 from zsim.reports.loader import RunData
@@ -95,7 +96,9 @@ def _figure(model: SeatModel, seat_colours: dict) -> Figure | None:
         return None
     n = model.n_players
     fig, axes = new_figure(1, len(shown), height=3.4)
-    fig.get_layout_engine().set(wspace=0.05)
+    engine = fig.get_layout_engine()
+    assert isinstance(engine, ConstrainedLayoutEngine)  # new_figure's layout
+    engine.set(wspace=0.05)
     comparisons = []
     for ax, term in zip(axes[0], shown, strict=True):
         rows = model.term(term)

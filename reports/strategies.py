@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import combinations
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -52,7 +53,7 @@ def _win_rate_figure(players: pd.DataFrame, table: pd.DataFrame,
     fig, axes = new_figure(1, len(counts), height=3.4)
     comparisons = []
     for ax, n in zip(axes[0], counts, strict=True):
-        rate_bars(ax, table.loc[n].reindex(strategies), fair=1 / n)
+        rate_bars(ax, cast(pd.DataFrame, table.loc[n]).reindex(strategies), fair=1 / n)
         ax.set_title(player_count_label(n))
         rows = players[players["n_players"] == n]
         if len(strategies) > 1:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import cast
 
 import matplotlib
 import numpy as np
@@ -169,7 +170,7 @@ def sweep_section(table: pd.DataFrame, differences: pd.DataFrame, key: str) -> S
                       f"value ({values[0]}) is the base the others are compared with, game by "
                       "game.")
     for n_players, rows in table.groupby("n_players"):
-        section.blocks.append(_sweep_lines(rows, key, values, int(n_players)))
+        section.blocks.append(_sweep_lines(rows, key, values, int(cast("int", n_players))))
     section.blocks.append(Table("sweep", "Win rate and mean VP by category per value", table,
                                 {c: "{:.3f}" for c in table.columns if c.startswith(("vp_",
                                                                                      "win"))}))

@@ -40,12 +40,15 @@ FRESH = frozenset({"turn", "start_tile", "reward", "unlock", "discard_token",  #
 FIRST_QUESTION = {0: "recruit", 1: "hire", 3: "palace", 4: "governor", 5: "wall"}
 DEFAULT_PATIENCE = 0.5
 
+# typed Any: the keyword arguments of create_model also include its own settings (__doc__...)
+WEIGHT_FIELDS: dict[str, Any] = {
+    key: (float, Field(1.0, ge=0, description=text)) for key, text in WEIGHTS.items()}
 Params = create_model(  # every parameter of a heuristic bot, validated
     "Params",
     __config__=ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False),
     patience=(float, Field(DEFAULT_PATIENCE, gt=0, lt=1,
                            description="discount per action for goals not yet in reach")),
-    **{key: (float, Field(1.0, ge=0, description=text)) for key, text in WEIGHTS.items()},
+    **WEIGHT_FIELDS,
 )
 PARAMETERS: dict[str, str] = {
     name: field.description or "" for name, field in Params.model_fields.items()

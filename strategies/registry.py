@@ -69,8 +69,9 @@ class StrategyParameterError(UnknownStrategy):
     """The strategy exists but its parameters are wrong."""
 
 
-def resolve(spec: str) -> Strategy:
-    """The Strategy instance a spec names, with its parameters applied."""
+def resolve(spec: str) -> Strategy | LiSiSeat:
+    """The Strategy instance a spec names (Li Si's seat for ``lisi-LEVEL``), with its parameters
+    applied."""
     target, params = parse_spec(spec)
     factory, label, accepted = _find(target)
     instance = _construct(factory, params, label, accepted)
@@ -131,8 +132,9 @@ def _inline_params(args: str, spec: str) -> dict[str, Any]:
                                      f"({args}); write them as key=value, ...") from None
     if not isinstance(call, ast.Call) or call.args or any(k.arg is None for k in call.keywords):
         raise StrategyParameterError(f"strategy {spec!r}: parameters must be key=value pairs")
-    params = {}
+    params: dict[str, Any] = {}
     for keyword in call.keywords:
+        assert keyword.arg is not None  # refused above
         try:
             params[keyword.arg] = ast.literal_eval(keyword.value)
         except ValueError:
@@ -145,7 +147,7 @@ def _inline_params(args: str, spec: str) -> dict[str, Any]:
 
 # --- finding the target ------------------------------------------------------------------------
 
-Factory = Callable[..., Strategy]
+Factory = Callable[..., "Strategy | LiSiSeat"]
 
 
 def _find(target: str) -> tuple[Factory, str, list[str] | None]:
@@ -269,7 +271,7 @@ def _entry_points() -> dict[str, EntryPoint]:
 
 
 def _construct(factory: Factory, params: dict[str, Any], label: str,
-               accepted: list[str] | None) -> Strategy:
+               accepted: list[str] | None) -> Strategy | LiSiSeat:
     if accepted is None:
         accepted, open_ended = _signature(factory)
     else:
@@ -330,7 +332,9 @@ def parameters(spec: str) -> dict[str, Any]:
     target, params = parse_spec(spec)
     factory, label, accepted = _find(target)
     if accepted is not None:
-        return _construct(factory, params, label, accepted).params
+        instance = _construct(factory, params, label, accepted)
+        # the YAML bots' parameters; Li Si's seat (accepted == []) has none
+        return instance.params if isinstance(instance, HeuristicStrategy) else {}
     names, _ = _signature(factory)
     defaults = {p.name: p.default for p in inspect.signature(factory).parameters.values()
                 if p.name in names}

@@ -48,7 +48,7 @@ def paired_differences(base: pd.DataFrame, variant: pd.DataFrame,
     paired test's p-value, Holm-adjusted within its ``family`` (win rate, VP total, VP by
     category)."""
     joined = per_game(base).join(per_game(variant), how="inner",
-                                 suffixes=("_base", "_variant"))
+                                 lsuffix="_base", rsuffix="_variant")
     rows = []
     for (n_players, strategy), games in joined.groupby(level=KEYS):
         for metric in METRICS:

@@ -19,7 +19,8 @@ from zsim.strategies.registry import resolve
 from zsim.variants import parse as parse_variants
 
 if TYPE_CHECKING:
-    from zsim.strategies.base import Strategy
+    from zsim.decisions import Player
+    from zsim.rules.lisi import LiSiSeat
 
 
 class LineupError(ValueError):
@@ -32,7 +33,7 @@ class SeatedGame:
 
     box: Box
     options: GameOptions
-    strategies: list[Strategy]
+    strategies: list[Player | LiSiSeat]
     seed: int
 
 

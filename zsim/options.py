@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
+from typing import Any
 
 SETUP_PREFIX = "setup."  # keys of setup constraints: setup.force.KIND, setup.exclude.KIND
 
@@ -43,7 +44,7 @@ class GameOptions:
 
     def with_variants(self, pairs: list[str] | tuple[str, ...]) -> GameOptions:
         """Apply ``KEY=VALUE`` strings, validating each key and value."""
-        changes: dict[str, object] = {}
+        changes: dict[str, Any] = {}  # each value of its field's type (_parse)
         known = {f.name for f in fields(self)} - {"setup"}
         constraints = {(mode, kind): ids for mode, kind, ids in self.setup}
         for pair in pairs:

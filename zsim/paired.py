@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 import scipy
@@ -106,7 +107,7 @@ def distribution_shift(before: ArrayLike, after: ArrayLike) -> DistributionTest:
         return DistributionTest(0.0 if a.size and b.size else NAN, NAN, NAN)
     # scipy's exact distribution is tried up to 10,000 values and gives up, with a warning,
     # on large tied samples; the asymptotic one is accurate long before that.
-    method = "asymp" if a.size * b.size > 10_000 else "auto"
+    method: Literal["asymp", "auto"] = "asymp" if a.size * b.size > 10_000 else "auto"
     result = scipy.stats.ks_2samp(a, b, method=method)
     return DistributionTest(float(result.statistic), float(result.statistic_location),
                             float(result.pvalue))

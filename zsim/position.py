@@ -65,7 +65,7 @@ def fields(cls: type) -> tuple[str, ...]:
     """A state class's fields, sorted: its ``__slots__`` as Python runs it, the attributes a
     compiled class declares (``__mypyc_attrs__``) as the compiled engine does, so that both
     builds write the same text."""
-    names = getattr(cls, "__slots__", None) or getattr(cls, "__mypyc_attrs__", ())
+    names: tuple[str, ...] = getattr(cls, "__slots__", ()) or getattr(cls, "__mypyc_attrs__", ())
     return tuple(sorted(names))
 
 

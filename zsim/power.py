@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -60,7 +61,7 @@ def games_needed(players: pd.DataFrame, paired_with: pd.DataFrame | None = None,
     rows = []
     for key, group in games.groupby(level=KEYS):
         n_players, strategy = key
-        share = len(group) / total[n_players]  # of the games of this count it sat in
+        share = len(group) / total[cast("int", n_players)]  # of the games of this count it sat in
         for metric, shifts, scale in (("win_share", win_shifts, 100.0),
                                       ("vp_total", vp_shifts, 1.0)):
             values = group[metric].to_numpy(float)

@@ -10,11 +10,15 @@ matplotlib is imported only here, when an alarm needs drawing.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from zsim.regress import DISTRIBUTION, MEAN, QUANTILE, Recording, samples
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 
 def figure_name(row: pd.Series) -> str:
@@ -62,8 +66,8 @@ def _label(row: pd.Series) -> str:
             f"Holm p {row['p_holm']:.2g}, {row['test']})")
 
 
-def _mark(ax, row: pd.Series, before: np.ndarray, after: np.ndarray) -> None:
-    style = {"color": "tab:red", "alpha": 0.2}
+def _mark(ax: Axes, row: pd.Series, before: np.ndarray, after: np.ndarray) -> None:
+    style: dict[str, Any] = {"color": "tab:red", "alpha": 0.2}
     if row["kind"] == DISTRIBUTION:
         at = row["at"]
         low, high = sorted((float(np.mean(before <= at)), float(np.mean(after <= at))))

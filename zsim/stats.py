@@ -217,10 +217,8 @@ def distribution_test(groups: Sequence[ArrayLike]) -> Test:
     samples = [np.asarray(g, dtype=float) for g in groups]
     if len(samples) < 2 or any(s.size < 2 for s in samples):
         return Test(float("nan"), float("nan"), float("nan"), "d")
-    if len(samples) == 2:
-        result = scipy.stats.mannwhitneyu(samples[0], samples[1], alternative="two-sided")
-    else:
-        result = scipy.stats.kruskal(*samples)
+    result = (scipy.stats.mannwhitneyu(samples[0], samples[1], alternative="two-sided")
+              if len(samples) == 2 else scipy.stats.kruskal(*samples))
     means = [s.mean() for s in samples]
     effect = cohens_d(samples[int(np.argmax(means))], samples[int(np.argmin(means))])
     return Test(float(result.statistic), float(result.pvalue), effect, "d")
@@ -341,8 +339,8 @@ def mean_sample_size(sd: float, units: int, tolerance: float, level: float, powe
     ratio = 1.0 if two_sample else 0.0  # statsmodels: ratio 0 is a one-sample test
     if not sd > 0 or units < 2:
         return math.nan, math.nan
-    needed = (reach_power(lambda n, d=tolerance / sd: normal_power(d, n, level, ratio), power,
-                          1, 1e15)
+    shift = tolerance / sd
+    needed = (reach_power(lambda n: normal_power(shift, n, level, ratio), power, 1, 1e15)
               if tolerance > 0 else math.nan)
     detectable = sd * reach_power(lambda d: normal_power(d, units, level, ratio), power,
                                   1e-9, 1e3)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import cast
 
 import pandas as pd
 import yaml
@@ -114,7 +115,8 @@ def sweep_summary(players: pd.DataFrame, value: object) -> pd.DataFrame:
     for (n_players, strategy), group in finished.groupby(["n_players", "strategy"]):
         low, high = wilson_interval(group["win_share"].sum(), len(group))
         rows.append({"value": value, "n_players": n_players, "strategy": strategy,
-                     "games_played": int(played[n_players]), "games": group["game"].nunique(),
+                     "games_played": int(played[cast("int", n_players)]),
+                     "games": group["game"].nunique(),
                      "win_rate": group["win_share"].mean(),
                      "win_low": low, "win_high": high, "vp_total": group["vp_total"].mean(),
                      **{c: group[c].mean() for c in CATEGORIES}})

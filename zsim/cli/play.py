@@ -16,6 +16,7 @@ from zsim.learn.model import ModelError
 from zsim.lineup import LineupError, SeatedGame, lineup, seat_game
 from zsim.options import OptionError
 from zsim.position import PositionError
+from zsim.rules.lisi import LiSiSeat
 from zsim.rules.scoring import CATEGORIES
 from zsim.strategies.human import HumanStrategy
 from zsim.strategies.registry import UnknownStrategy, resolve
@@ -146,6 +147,9 @@ def _ask(game: Game, specs: tuple[str, ...], path: Path) -> None:
             bot = resolve(spec)
         except UnknownStrategy as error:
             raise click.ClickException(str(error)) from error
+        if isinstance(bot, LiSiSeat):
+            raise click.ClickException(f"strategy {spec!r}: Li Si's seat plays from its own "
+                                       "deck and answers no question")
         fork = game.fork()
         asked = fork.pending()
         assert asked is not None
@@ -159,8 +163,8 @@ def _ask(game: Game, specs: tuple[str, ...], path: Path) -> None:
         chosen = asked.options.index(choice)
         click.echo(f"\n{spec}: {words[chosen]}")
         if values is not None:
-            ranked = sorted(range(len(words)), key=lambda i: -(values[i] if values[i] is not
-                                                                 None else -1e9))
+            scores = [-1e9 if v is None else v for v in values]
+            ranked = sorted(range(len(words)), key=lambda i: -scores[i])
             for i in ranked[:SHOWN]:
                 value = "      -" if values[i] is None else f"{values[i]:7.2f}"
                 mark = "*" if i == chosen else " "

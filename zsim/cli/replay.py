@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 import click
 import pyarrow.parquet as pq
@@ -13,6 +14,9 @@ from zsim.runner.boxfiles import run_box_digest
 from zsim.runner.provenance import play_digest
 from zsim.runner.writer import RUN_JSON, read_json
 from zsim.strategies.registry import UnknownStrategy, resolve
+
+if TYPE_CHECKING:
+    from zsim.strategies.base import Strategy
 
 
 @click.command("replay")
@@ -64,7 +68,8 @@ def _lineup_digest(names: list[str]) -> str | None:
     """The run's play digest as it would be now, or None when a bot is unknown (the replay
     itself then says which)."""
     try:
-        return play_digest({name: resolve(name) for name in names})
+        # play_digest reads any seat's code, Li Si's too; its signature names Strategy alone
+        return play_digest(cast("dict[str, Strategy]", {name: resolve(name) for name in names}))
     except UnknownStrategy:
         return None
 

@@ -85,8 +85,10 @@ class Episode:
 
     def observation(self, seat: int) -> np.ndarray:
         """What ``seat`` observes now, with the kind of the question when it is the one asked."""
-        asked = self.decision is not None and self.decision.seat == seat
-        return observe(self.game.views[seat], self.decision.kind if asked else None)
+        decision = self.decision
+        asked = decision is not None and decision.seat == seat
+        return observe(self.game.views[seat], decision.kind if decision is not None and asked
+                       else None)
 
     def mask(self, seat: int) -> np.ndarray:
         """The legal actions of ``seat`` (all false unless it is the seat asked)."""

@@ -20,7 +20,7 @@ Gymnasium's own checker, which samples actions at random) cannot hang; with
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -34,7 +34,7 @@ from zsim.strategies.registry import resolve
 
 
 class ZsimEnv(gym.Env):
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 (gymnasium's field)
 
     def __init__(self, opponents: Sequence[str | Strategy] = ("greedy",), seat: int = 0,
                  reward: str = "margin", box: Box | None = None,

@@ -15,6 +15,7 @@ Nothing here limits time: a bot that hangs hangs this game; the worker process i
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from zsim.decisions import Decision
@@ -108,7 +109,7 @@ class LiveGame:
                 raise ReplayError(f"the game ended with {len(self.answers.queue)} saved "
                                   f"answers left")
             option = self.answers.take(decision)
-            self._play_on(lambda o=option: self.game.answer(o))
+            self._play_on(partial(self.game.answer, option))
 
     # --- the game's decisions, as a listener ---------------------------------------------------
 

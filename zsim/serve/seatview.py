@@ -62,7 +62,8 @@ def seat_steps(steps: list[dict[str, Any]], seat: int | None,
     """Steps (each with its snapshot under ``snapshot``) as ``seat`` sees them, and their
     tables: a step's ``state`` indexes the tables, each stored once for consecutive steps
     that share it."""
-    shown, tables = [], []
+    shown: list[dict[str, Any]] = []
+    tables: list[dict[str, Any]] = []
     for step in steps:
         table = seat_table(step["snapshot"], seat, suits)
         if not tables or tables[-1] != table:

@@ -20,13 +20,15 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from multiprocessing import forkserver
-from multiprocessing.context import BaseContext
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zsim.serve import worker
 from zsim.serve.replay import Replay, ReplayError, Setup, load
 from zsim.serve.seatview import public_meta, seat_mark, seat_steps, seat_table, suits_of
+
+if TYPE_CHECKING:
+    from multiprocessing.context import ForkServerContext, SpawnContext
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 SETUP_SECONDS = 120.0  # setting a game up and playing its saved answers, no bot thinking
@@ -62,7 +64,7 @@ class WorkerGone(Exception):
 class Worker:
     """One game's process and the pipe to it (see ``zsim.serve.worker``)."""
 
-    def __init__(self, context: BaseContext, replay: Replay) -> None:
+    def __init__(self, context: SpawnContext | ForkServerContext, replay: Replay) -> None:
         self.conn, child = context.Pipe()
         self.process = context.Process(target=worker.main, args=(child, replay.to_json()),
                                        daemon=True, name="zsim-serve-game")
@@ -145,7 +147,7 @@ class Session:
         self.question = update["question"]
         self.marks = update["marks"]
         replay = self.replay
-        replay.answers = [tuple(a) for a in update["answers"]]  # type: ignore[misc]
+        replay.answers = [tuple(a) for a in update["answers"]]
         replay.failure = update["failure"]
         replay.status = "failed" if update["failure"] else "over" if update["over"] else \
             "playing"
@@ -205,7 +207,8 @@ class Sessions:
         # A worker forks from a process that imported the engine and the bots once (where
         # there is no fork, as on Windows, each worker starts afresh and imports them itself).
         self.forking = "forkserver" in multiprocessing.get_all_start_methods()
-        self.context = multiprocessing.get_context("forkserver" if self.forking else "spawn")
+        self.context = (multiprocessing.get_context("forkserver") if self.forking
+                        else multiprocessing.get_context("spawn"))
         if self.forking:
             self.context.set_forkserver_preload(["zsim.serve.worker"])
 
@@ -366,8 +369,8 @@ class Sessions:
             raise Refused(f"{gone}; try again (the game is built again from its answers)",
                           503) from None
         if kind == "refused":
-            message, status = data
-            raise Refused(message, status)
+            text, status = data
+            raise Refused(text, status)
         if kind == "error":
             session.worker = None
             raise Refused(data, 500)

@@ -29,7 +29,7 @@ from zsim.rules.tables import CARD_TYPES
 from zsim.state import GameState, PlayerState
 
 if TYPE_CHECKING:
-    from zsim.decisions import Decision
+    from zsim.decisions import Decision, Player
     from zsim.lineup import SeatedGame
 
 FORMAT = 1  # the record's layout version, read by the page
@@ -149,7 +149,7 @@ class GameFailed(Exception):
 def record_game(seated: SeatedGame) -> tuple[GameResult, dict[str, Any]]:
     """Play one game, narrated, and return its result and its step record. A game that fails
     raises ``GameFailed``, with the record up to the failure."""
-    game = Game(seated.box, seated.strategies, seated.seed, seated.options, narrate=True)
+    game = Game(seated.box, list(seated.strategies), seated.seed, seated.options, narrate=True)
     recorder = StepRecorder()
     game.listen(recorder)
     try:
@@ -168,9 +168,10 @@ def positions(seated: SeatedGame, steps: list[dict[str, Any]]) -> list[str]:
     """The position text (``Game.to_text``) at each decision step, in order: the game is played
     again with the answers recorded, every seat answered from outside but Li Si's. The bots'
     own random states are left out of these texts (``zsim play --from`` seeds them afresh)."""
-    seats = [s if isinstance(s, LiSiSeat) else None for s in seated.strategies]
+    seats: list[Player | LiSiSeat | None] = [s if isinstance(s, LiSiSeat) else None
+                                             for s in seated.strategies]
     game = Game(seated.box, seats, seated.seed, seated.options)
-    texts = []
+    texts: list[str] = []
     for step in steps:
         if step["kind"] != "decision":
             continue
@@ -195,7 +196,7 @@ def packed_positions(seated: SeatedGame, steps: list[dict[str, Any]]) -> str:
 def table_snapshot(game: Game) -> dict[str, Any]:
     """Everything on the table at this moment (the hands too: the viewer sees them all)."""
     state = game.state
-    snapshot = {
+    snapshot: dict[str, Any] = {
         "court": state.court[-1] if state.court else None,
         "court_size": len(state.court),
         "court_free": state.court_free,
