@@ -113,7 +113,8 @@ def association(frame: pd.DataFrame, *, outcome: str, exposure: pd.Series | np.n
             strata: str | None, clusters: str | None, label: str, subject: str,
             measure: str, method_note: str, scale: float = 1.0, unit: str = "VP",
             digits: int = 1, group: str = "", causal_test: str = "",
-            component: tuple[str, str] = ()) -> tuple[dict[str, float], Comparison | None]:
+            component: tuple[str, str] | tuple[()] = (),
+            ) -> tuple[dict[str, float], Comparison | None]:
     """Adjusted difference of ``outcome`` for ``subject`` against comparable others.
 
     ``group`` says what kind of finding it is (``zsim.reports.model.GROUPS``; by default the

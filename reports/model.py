@@ -71,7 +71,7 @@ class Comparison:
     unit: str = ""
     #: The component the test is about, as (kind, id) of ``zsim.options.KINDS``, when a
     #: forced-in/kept-out design can replay it (``zsim report --recheck``); empty otherwise.
-    component: tuple[str, str] = ()
+    component: tuple[str, str] | tuple[()] = ()
 
     @property
     def significant(self) -> bool:

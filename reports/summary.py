@@ -165,16 +165,16 @@ def _unresolved(data: RunData, sections: list[Section]) -> Points:
     quiet = [(key, tests) for key, tests in families.items()
              if not any(t.significant for t in tests)]
     quiet.sort(key=lambda item: -len(item[1]))
-    for (section, family), tests in quiet[:6]:
+    for (title, family), tests in quiet[:6]:
         sizes = [t.detectable for t in tests if not math.isnan(t.detectable)]
         unit = next((t.unit for t in tests if t.unit), "")
         size = (f"; differences under ±{np.median(sizes):.2g} {unit} (median over its tests) "
                 "could not be seen at 80% power" if sizes else "")
-        items.append(Point(f"{section}, “{family}”: none of {len(tests)} test(s) significant"
+        items.append(Point(f"{title}, “{family}”: none of {len(tests)} test(s) significant"
                            f"{size}.", tests[0].figure))
     table = strategy_table(data)
     if len(table):
-        widest = table.loc[(table["win_high"] - table["win_low"]).idxmax()]
+        widest = table.iloc[(table["win_high"] - table["win_low"]).argmax()]
         half = (widest["win_high"] - widest["win_low"]) / 2 * 100
         needed = games_for_precision(int(data.finished["game_key"].nunique()),
                                      widest["win_low"] * 100, widest["win_high"] * 100,

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 import click
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from zsim.reports.model import Section
 
 
@@ -56,7 +58,8 @@ def command(run_dirs: tuple[Path, ...], out: Path | None, show_summary: bool,
                f"in {time.perf_counter() - started:.1f}s")
 
 
-def _replay(run_dir: Path, out: Path, bot: str, budget: float):
+def _replay(run_dir: Path, out: Path, bot: str,
+            budget: float) -> Callable[[Section], Section]:
     """The ``--recheck`` step: checks BOT and the run's experiment now (one clear line each),
     and returns what replays the findings once they are listed."""
     import json
