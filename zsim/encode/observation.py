@@ -77,7 +77,7 @@ def _parts(t: Tables, n: int) -> list[tuple[str, int, float]]:
     rules = board.rules
     cards = len(t.card_type)
     sections = board.wall.sites * board.wall.sections_per_site
-    slots = len(board.wall.tiers[n])
+    slots = len(board.wall.tiers[n])  # type: ignore[index]
     spots = sum(len(row) for row in board.mausoleum.grid)
     spot_slots = len(board.mausoleum.slot_values)
     bonus_slots = rules.governor_bonus_slots[n]
