@@ -194,7 +194,7 @@ def _kingmaking_table(runs: RunData) -> Table | Note:
         found = int(games["kingmaker"].sum())
         low, high = wilson_interval(found, len(games))
         out = rows[rows["n_players"] == n]
-        table.append({"n_players": int(n), "games_examined": len(games),
+        table.append({"n_players": int(games["n_players"].iloc[0]), "games_examined": len(games),
                       "games_with_kingmaking": found, "share": found / len(games),
                       "low": low, "high": high,
                       "choices_examined": len(out),
@@ -217,7 +217,8 @@ def section(data: RunData) -> Section:
             "them.", warning=True))
         return section
     games = experience.games
-    counts = [int(n) for n, rows in games.groupby("n_players") if len(rows) >= MIN_GAMES]
+    sizes = games.groupby("n_players").size()
+    counts = [int(n) for n in sizes.index[sizes >= MIN_GAMES]]
     if not counts:
         section.blocks.append(too_few("Game experience", len(games)))
         return section
