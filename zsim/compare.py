@@ -47,9 +47,9 @@ def paired_differences(base: pd.DataFrame, variant: pd.DataFrame,
     difference relative to the fair share (win rate) or the base's mean score (VP), and the
     paired test's p-value, Holm-adjusted within its ``family`` (win rate, VP total, VP by
     category)."""
-    # suffixes= (pandas 3; lsuffix/rsuffix are deprecated there) is missing from pandas-stubs
-    joined = per_game(base).join(per_game(variant), how="inner",  # type: ignore[call-arg]
-                                 suffixes=("_base", "_variant"))
+    # a merge on the index (join's suffixes= is pandas 3 only; lsuffix/rsuffix deprecated there)
+    joined = per_game(base).merge(per_game(variant), how="inner", left_index=True,
+                                  right_index=True, suffixes=("_base", "_variant"))
     rows = []
     for (n_players, strategy), games in joined.groupby(level=KEYS):
         for metric in METRICS:
