@@ -299,17 +299,23 @@ class GameState:
             other.players = players
         elif q is None:
             other.players = [p.copy() for p in self.players]
-        else:
-            other.players = [old if old.same(p) else p.copy()
-                             for p, old in zip(self.players, q.players, strict=True)]
+        else:  # by index, not zip(): the compiled loop then makes no tuple per pair
+            mine, olds = self.players, q.players
+            _same_length(mine, olds)
+            other.players = [olds[i] if olds[i].same(mine[i]) else mine[i].copy()
+                             for i in range(len(mine))]
         if q is None:
             other.walls = [w.copy() for w in self.walls]
             other.mausoleum = [m.copy() for m in self.mausoleum]
         else:
-            other.walls = [old if old.same(w) else w.copy()
-                           for w, old in zip(self.walls, q.walls, strict=True)]
-            other.mausoleum = [old if old.same(m) else m.copy()
-                               for m, old in zip(self.mausoleum, q.mausoleum, strict=True)]
+            walls, old_walls = self.walls, q.walls
+            _same_length(walls, old_walls)
+            other.walls = [old_walls[i] if old_walls[i].same(walls[i]) else walls[i].copy()
+                           for i in range(len(walls))]
+            spots, old_spots = self.mausoleum, q.mausoleum
+            _same_length(spots, old_spots)
+            other.mausoleum = [old_spots[i] if old_spots[i].same(spots[i]) else spots[i].copy()
+                               for i in range(len(spots))]
         if only_hand is None:
             other.hands = [h[:] for h in self.hands]
             other.decks = [d[:] for d in self.decks]
@@ -353,3 +359,10 @@ class GameState:
         other.reward_board = self.reward_board
         other.lisi = self.lisi.copy() if self.lisi is not None else None
         return other
+
+
+def _same_length(mine: list, earlier: list) -> None:
+    """An earlier copy lends parts to a copy of the same game only (``GameState.copy``)."""
+    if len(mine) != len(earlier):
+        raise ValueError(f"an earlier copy with {len(earlier)} parts where this state has "
+                         f"{len(mine)}: not a copy of the same game")
