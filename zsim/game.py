@@ -34,7 +34,7 @@ from __future__ import annotations
 import itertools
 import random
 from dataclasses import dataclass, field, fields, replace
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Final, Protocol, cast
 
 from zsim import position
 from zsim.components import Box
@@ -935,7 +935,8 @@ def any_forks(strategies: list[Any]) -> bool:
     return any(getattr(s, "forks", False) for s in strategies)
 
 
-NOT_OFFERED: Any = object()  # what ``as_offered`` returns for an answer not among the options
+# what ``as_offered`` returns for an answer not among the options
+NOT_OFFERED: Final[Any] = object()
 
 
 def offered(answer: Any, options: list) -> bool:

@@ -21,17 +21,17 @@ This module is a leaf (it imports nothing of the project) and is compiled with t
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 # --- the words: one sentinel per meaning -----------------------------------------------------
 
-STOP = "stop"  # ask no more of this repeated question (move no more, place no more...)
-PASS = "pass"  # do nothing: no activation after a Court action, decline a reward
-ACCEPT = "accept"  # take the Unification reward offered
-AREA = "area"  # the Governor goes into the plain area: no bonus slot, no bonus
-SOLDIER = "soldier"  # the Elixir symbol's reward taken as an unlocked soldier
+STOP: Final = "stop"  # ask no more of this repeated question (move no more, place no more...)
+PASS: Final = "pass"  # do nothing: no activation after a Court action, decline a reward
+ACCEPT: Final = "accept"  # take the Unification reward offered
+AREA: Final = "area"  # the Governor goes into the plain area: no bonus slot, no bonus
+SOLDIER: Final = "soldier"  # the Elixir symbol's reward taken as an unlocked soldier
 
-SENTINELS: dict[str, str] = {
+SENTINELS: Final[dict[str, str]] = {
     STOP: "ask no more of this repeated question",
     PASS: "do nothing (no activation after the action; decline the reward)",
     ACCEPT: "take the reward",
@@ -41,12 +41,12 @@ SENTINELS: dict[str, str] = {
 
 # --- the words that open a tuple option, when a kind mixes several types ---------------------
 
-UNIFY = "unify"
-COURT = "court"
-DISCARD = "discard"
-ABILITY = "ability"
-MOVE = "move"
-CARD = "card"
+UNIFY: Final = "unify"
+COURT: Final = "court"
+DISCARD: Final = "discard"
+ABILITY: Final = "ability"
+MOVE: Final = "move"
+CARD: Final = "card"
 
 
 # --- the option types --------------------------------------------------------------------------
@@ -138,24 +138,24 @@ class AlchemistCard(NamedTuple):
 
 # Every option type: an answer of exactly one of these types (or a plain tuple) is matched to the
 # option it equals (``zsim.game.as_offered``).
-OPTION_TYPES: frozenset[type] = frozenset({
+OPTION_TYPES: Final[frozenset[type]] = frozenset({
     Unify, Court, Discard, Recruit, WallSlot, ElixirCard, Activation, Move, OfficialMove,
     WorkerMove, AlchemistCard})
 
 # The fixed first word of the option types that share a kind with another type.
-TAGS: dict[type, str] = {Unify: UNIFY, Court: COURT, Discard: DISCARD, ElixirCard: CARD,
+TAGS: Final[dict[type, str]] = {Unify: UNIFY, Court: COURT, Discard: DISCARD, ElixirCard: CARD,
                          Activation: ABILITY, Move: MOVE}
 
 # What each field name of an option type counts; the domains are sized by the box and the
 # player count (``zsim.encode.codec``). A tag field (``TAGS``) holds its one word.
-FIELD_DOMAINS: dict[str, str] = {
+FIELD_DOMAINS: Final[dict[str, str]] = {
     "card": "card", "region": "region", "source": "region", "target": "region",
     "action": "action", "official": "official", "section": "section", "slot": "slot",
 }
-TAG_FIELDS = ("play", "reward", "act")
+TAG_FIELDS: Final = ("play", "reward", "act")
 
 # The domains of scalar options and of the fields above, in words.
-DOMAINS: dict[str, str] = {
+DOMAINS: Final[dict[str, str]] = {
     "card": "a card id (a Unification card's printed number; Alchemist and Master Alchemist "
             "cards follow; zsim.rules.tables)",
     "region": "a region: 0 Chu, 1 Wei, 2 Zhao, 3 Qi, 4 Yan",
@@ -187,7 +187,7 @@ class Kind(NamedTuple):
     question: str
 
 
-KINDS: dict[str, Kind] = {kind.name: kind for kind in (
+KINDS: Final[dict[str, Kind]] = {kind.name: kind for kind in (
     Kind("start_tile", (), "starting_tile", (),
          "which dealt Starting tile to keep", "Which Starting tile do you keep?"),
     Kind("turn", (Unify, Court, Discard), "", (),
@@ -274,13 +274,13 @@ KINDS: dict[str, Kind] = {kind.name: kind for kind in (
 
 _REGIONS = range(5)
 # RECRUITS[official][region]
-RECRUITS: tuple[tuple[Recruit, ...], ...] = tuple(
+RECRUITS: Final[tuple[tuple[Recruit, ...], ...]] = tuple(
     tuple(Recruit(t, r) for r in _REGIONS) for t in range(3))
 # OFFICIAL_MOVES[official][source][target] and MOVES likewise (every pair of regions: only
 # adjacent ones are offered)
-OFFICIAL_MOVES: tuple[tuple[tuple[OfficialMove, ...], ...], ...] = tuple(
+OFFICIAL_MOVES: Final[tuple[tuple[tuple[OfficialMove, ...], ...], ...]] = tuple(
     tuple(tuple(OfficialMove(t, r, to) for to in _REGIONS) for r in _REGIONS) for t in range(3))
-MOVES: tuple[tuple[tuple[Move, ...], ...], ...] = tuple(
+MOVES: Final[tuple[tuple[tuple[Move, ...], ...], ...]] = tuple(
     tuple(tuple(Move(MOVE, t, r, to) for to in _REGIONS) for r in _REGIONS) for t in range(3))
-WORKER_MOVES: tuple[tuple[WorkerMove, ...], ...] = tuple(
+WORKER_MOVES: Final[tuple[tuple[WorkerMove, ...], ...]] = tuple(
     tuple(WorkerMove(r, to) for to in _REGIONS) for r in _REGIONS)

@@ -8,7 +8,7 @@ make and is turned into columns by a plain zip (``zsim.runner.columns``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from zsim.components.schema import COURT_ACTIONS, REGIONS
 from zsim.rules.tables import ALCHEMIST, CARD_TYPES
@@ -16,7 +16,7 @@ from zsim.rules.tables import ALCHEMIST, CARD_TYPES
 if TYPE_CHECKING:
     from zsim.decisions import Table
 
-RECORD_FIELDS: dict[str, tuple[str, ...]] = {
+RECORD_FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "walls": ("seat", "section", "tier", "vp", "tile", "face"),
     "rewards": ("round", "aspect", "seat", "reward"),
     "abilities": ("round", "seat", "card", "source", "suit", "trigger", "emperor", "ability",
@@ -33,7 +33,7 @@ RECORD_FIELDS: dict[str, tuple[str, ...]] = {
 #   start    {seat, tile}: the Starting tile a player kept (its id)
 #   vp       {seat, category, vp}: VP scored during the game (the end-of-game audit adds them up
 #            again and compares them with the score sheet: zsim.invariants.score_audit)
-RESULT_EVENTS = ("reward", "ability", "tile", "walls", "start", "vp")
+RESULT_EVENTS: Final = ("reward", "ability", "tile", "walls", "start", "vp")
 
 
 class ResultRecorder:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 from weakref import WeakKeyDictionary
 
 from zsim.components import Box
@@ -54,7 +54,7 @@ class Host(Table, Protocol):
 
 
 # The games the engine is playing now, by their number: where a seat's view finds its game.
-PLAYING: dict[int, Host] = {}
+PLAYING: Final[dict[int, Host]] = {}
 
 
 class NotPlaying(Exception):

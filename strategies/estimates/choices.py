@@ -10,7 +10,7 @@ compiled.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from zsim.kinds import ACCEPT, PASS, STOP
 from zsim.rules.tables import ACTION_INDEX
@@ -20,8 +20,8 @@ if TYPE_CHECKING:
     from zsim.strategies.estimates.cards import Estimator
     from zsim.view import PlayerView
 
-VALUES = "heuristic.values"  # while ``option_values`` asks: each option's value, by option
-SURE_ABILITY = 3.0  # an ability worth this much beats any single move: skip weighing moves
+VALUES: Final = "heuristic.values"  # while ``option_values`` asks: each option's value, by option
+SURE_ABILITY: Final = 3.0  # an ability worth this much beats any single move: skip weighing moves
 
 
 def best(view: PlayerView, options: list, values: list[float]) -> Any:

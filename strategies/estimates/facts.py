@@ -55,6 +55,11 @@ class Facts:
     unrest_per_slot: tuple[int, ...]
     extra_soldier_vp: tuple[int, ...]
     governor_majority_vp: tuple[int, ...]  # by player count (0 where the rules give none)
+    # The box's tiles the estimates read every turn, as plain tuples (their pydantic models are
+    # slow to read in the compiled build): each Governor tile kind's ability (None: blank), and
+    # per Unification board, (suit index, reward ability by round) of each of its aspects.
+    governor_ability: tuple[str | None, ...]
+    reward_aspects: tuple[tuple[tuple[int, tuple[str, ...]], ...], ...]
 
 
 _FACTS: dict[int, tuple[Tables, Facts]] = {}
@@ -104,6 +109,9 @@ def facts(tables: Tables) -> Facts:
         extra_soldier_vp=tuple(rules.extra_soldier_vp),
         governor_majority_vp=tuple(rules.governor_majority_vp.get(n, 0)  # type: ignore[call-overload]
                                    for n in range(5)),
+        governor_ability=tuple(tile.ability for tile in box.governor_tiles),
+        reward_aspects=tuple(tuple((SUIT_INDEX[a.aspect], tuple(a.rewards)) for a in board.aspects)
+                             for board in box.unification_boards),
     )
     _FACTS[id(tables)] = (tables, result)
     return result

@@ -34,8 +34,9 @@ class GoalEstimates(TokenEstimates):
     def tile_vp(self, r: int) -> list[tuple[int, int, tuple]]:
         """(VP, Unrest it costs, steps) of each Palace tile left in region ``r``, today."""
         p, board = self.p, self.board
-        key = ("tiles", r * 10_000 + len(p.tableau[r]) * 100 + len(board.palace_tiles[r]))
-        hit: list[tuple[int, int, tuple]] | None = self.memo.get(key)
+        memo = self.memo_of("tiles")
+        key = r * 10_000 + len(p.tableau[r]) * 100 + len(board.palace_tiles[r])
+        hit: list[tuple[int, int, tuple]] | None = memo.get(key)
         if hit is None:
             box = self.tables.box
             hit = []
@@ -44,7 +45,7 @@ class GoalEstimates(TokenEstimates):
                 vp = sum(self.view.effect_vp(e, r) for e in steps)
                 unrest = sum(e.amount for e in steps if e.effect == "raise_unrest")
                 hit.append((vp, unrest, steps))
-            self.memo[key] = hit
+            memo[key] = hit
         return hit
 
     def best_tile(self, r: int) -> float:
@@ -63,10 +64,11 @@ class GoalEstimates(TokenEstimates):
 
     def tile_gain(self, r: int) -> list[int]:
         """Per card type, the most VP one more such card adds to a Palace tile left in ``r``."""
-        key = ("tile_gain", r * 100 + len(self.board.palace_tiles[r]))
-        hit = self.memo.get(key)
+        memo = self.memo_of("tile_gain")
+        key = r * 100 + len(self.board.palace_tiles[r])
+        hit = memo.get(key)
         if hit is None:
-            hit = self.memo[key] = [
+            hit = memo[key] = [
                 max((sum(per_card_gain(e, t) for e in steps) for _, _, steps in self.tile_vp(r)),
                     default=0)
                 for t in range(4)]
@@ -97,12 +99,12 @@ class GoalEstimates(TokenEstimates):
             p, w, board, seat = self.p, self.w, self.board, self.seat
             goals = [0.0] * 5
             if p.governors:
-                tiles = self.tables.box.governor_tiles
+                tile_ability = self.f.governor_ability
                 ability = self.st.ability
                 for r in REGIONS:
                     bonus = 0.0
                     for kind, holder in board.governor_slots[r]:
-                        name = tiles[kind].ability
+                        name = tile_ability[kind]
                         if holder == NO_ONE and name is not None and ability[name] > bonus:
                             bonus = ability[name]
                     v = (w.majority * self.majority_gain(r) + w.governor_bonus * bonus

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from zsim.rules import queries
 from zsim.rules.mausoleum import CONDITIONS
-from zsim.state import NO_ONE
 from zsim.strategies.estimates.seat import Seat
 
 
@@ -19,7 +18,9 @@ class MausoleumEstimates(Seat):
     __slots__ = ("_soldier", "_spots", "open_spots", "spot_gap")
 
     _spots: tuple[list[int], list[int], list[bool], list[float]] | None
-    open_spots: dict[tuple[str, int], tuple[float, int]]
+    # condition -> where -> (full worth, distance) of each spot a soldier could still take
+    # (nested by condition, not keyed by a (condition, where) tuple: no tuple per lookup)
+    open_spots: dict[str, dict[int, tuple[float, int]]]
     spot_gap: int
     _soldier: float | None
 
@@ -48,14 +49,14 @@ class MausoleumEstimates(Seat):
             free[j] = True
         for j, spot in enumerate(board.mausoleum):
             slots = spot.slots
-            if seat in slots:
+            if queries.holds(slots, seat):
                 worth.append(0)
                 mine.append(True)
                 dist.append(0)
                 continue
             mine.append(False)
             if free[j]:
-                worth.append(values[slots.index(NO_ONE)])
+                worth.append(values[queries.open_slot(slots, seat)])
                 dist.append(CONDITIONS[spot.condition].distance(self, spot.where))
             else:
                 worth.append(0)
@@ -67,7 +68,7 @@ class MausoleumEstimates(Seat):
         line_vp = f.mausoleum_line_vp
         wm = self.w.mausoleum
         full = [0.0] * len(worth)
-        open_spots = {}
+        open_spots: dict[str, dict[int, tuple[float, int]]] = {}
         usable_soldiers = p.entrance or p.soldiers
         for j, spot in enumerate(board.mausoleum):
             value = worth[j]
@@ -77,7 +78,10 @@ class MausoleumEstimates(Seat):
                     lines += chance[a] * chance[b]
                 full[j] = wm * (value + line_vp * lines)
                 if usable_soldiers:
-                    open_spots[spot.condition, spot.where] = (full[j], dist[j])
+                    row = open_spots.get(spot.condition)
+                    if row is None:
+                        row = open_spots[spot.condition] = {}
+                    row[spot.where] = (full[j], dist[j])
         self.open_spots = open_spots
         self._spots = (worth, dist, mine, full)
         return self._spots
@@ -86,7 +90,8 @@ class MausoleumEstimates(Seat):
         """Value of bringing a spot's condition from ``before`` to ``after`` actions away."""
         if self._spots is None:
             self.spots()
-        hit = self.open_spots.get((condition, where))
+        row = self.open_spots.get(condition)
+        hit = row.get(where) if row is not None else None
         if hit is None or before == after:
             return 0.0
         disc, gap = self.disc, self.spot_gap
@@ -96,7 +101,8 @@ class MausoleumEstimates(Seat):
         """Value of meeting a spot's condition now (from its current distance)."""
         if self._spots is None:
             self.spots()
-        hit = self.open_spots.get((condition, where))
+        row = self.open_spots.get(condition)
+        hit = row.get(where) if row is not None else None
         if hit is None or not hit[1]:
             return 0.0
         disc, gap = self.disc, self.spot_gap

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from typing import Final
 
 from zsim.rules import queries
 from zsim.strategies.estimates.elixir import ElixirEstimates
@@ -19,6 +20,8 @@ from zsim.strategies.estimates.weights import (
     REGIONS,
     WORKER_SPARE,
 )
+
+NONE: Final[dict[int, tuple[float, int]]] = {}  # no open spot of a condition (never written)
 
 
 class PieceEstimates(ElixirEstimates):
@@ -65,6 +68,10 @@ class PieceEstimates(ElixirEstimates):
         if self._spots is None:
             self.spots()
         spots = self.open_spots
+        council_spot = spots.get("council") or NONE
+        governor_spot = spots.get("governor") or NONE
+        palace_spot = spots.get("palace") or NONE
+        workforce_spot = spots.get("workforce") or NONE
         later = disc[self.spot_gap:]  # discounts for a spot, one turn later without a soldier
         spare = OFFICIAL_SPARE * self.frac
         table = [[spare] * 5 for _ in range(3)]
@@ -81,16 +88,16 @@ class PieceEstimates(ElixirEstimates):
                 continue
             offs = officials[r]
             shared = spare + gov_goal[r] * (disc[m] - disc[m + 1])
-            hit = spots.get(("council", r))
+            hit = council_spot.get(r)
             if hit:
                 shared += hit[0] * (later[m - 1] - later[m])
             if not board.governor_count[r][seat]:
-                hit = spots.get(("governor", r))
+                hit = governor_spot.get(r)
                 if hit:
                     shared += hit[0] * (later[m] - later[m + 1])
             before = pal_dist[r]
             step = palace_goal[r] * (disc[before - 1] - disc[before]) if before < FAR else 0.0
-            hit = None if board.palace_count[r][seat] else spots.get(("palace", r))
+            hit = None if board.palace_count[r][seat] else palace_spot.get(r)
             if hit and before < FAR:
                 step += hit[0] * (later[before - 1] - later[before])
             short = workers[r] < f.palace_workers_here and unrest[r] <= hire_cap
@@ -109,7 +116,7 @@ class PieceEstimates(ElixirEstimates):
                     v += max(0.0, self.worker_value(r, f.hire_workers)) * w.patience
                 if workers[r] < workforce:
                     need = -(-(workforce - workers[r]) // f.hire_workers)
-                    hit = spots.get(("workforce", r))
+                    hit = workforce_spot.get(r)
                     if hit:
                         v += hit[0] * (later[need] - later[need + 1])
                 table[GENERAL][r] = v

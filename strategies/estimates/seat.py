@@ -101,8 +101,10 @@ class Seat(Valuer):
         self.total_workers = total
         self.worker_regions = 5 - p.workers.count(0)
         if p.palaces:
-            self.pal_dist = [self.palace_dist(0), self.palace_dist(1), self.palace_dist(2),
-                             self.palace_dist(3), self.palace_dist(4)]
+            workers, officials = p.workers, p.officials
+            self.pal_dist = [self.palace_steps(r, officials[r][ARCHITECT] > 0,
+                                               officials[r][GENERAL] > 0, workers[r],
+                                               total - workers[r]) for r in REGIONS]
         else:
             self.pal_dist = [FAR] * 5
         self._types = None
@@ -122,18 +124,21 @@ class Seat(Valuer):
     def palace_dist(self, r: int, architect: bool | None = None, general: bool | None = None,
                     here: int | None = None, elsewhere: int | None = None) -> int:
         """Actions a Palace in region ``r`` still needs; the keyword arguments ask what if."""
-        p, f = self.p, self.f
+        p = self.p
         if not p.palaces:
             return FAR
         offs = p.officials[r]
-        if architect is None:
-            architect = offs[ARCHITECT] > 0
-        if general is None:
-            general = offs[GENERAL] > 0
-        if here is None:
-            here = p.workers[r]
-        if elsewhere is None:
-            elsewhere = self.total_workers - p.workers[r]
+        return self.palace_steps(
+            r, offs[ARCHITECT] > 0 if architect is None else architect,
+            offs[GENERAL] > 0 if general is None else general,
+            p.workers[r] if here is None else here,
+            self.total_workers - p.workers[r] if elsewhere is None else elsewhere)
+
+    def palace_steps(self, r: int, architect: bool, general: bool, here: int,
+                     elsewhere: int) -> int:
+        """``palace_dist`` with every circumstance given (and a Palace left in stock): the
+        plain-integer form that ``refresh`` calls for each region."""
+        p, f = self.p, self.f
         d = 1 if architect else 2
         if here < f.palace_workers_here:
             if p.unrest[r] > self.cap - f.hire_unrest:
@@ -152,8 +157,8 @@ class Seat(Valuer):
             size = 0
             for cards in tableau:
                 size = size * 100 + len(cards)
-            key = ("types", size)
-            hit = self.memo.get(key)
+            memo = self.memo_of("types")
+            hit = memo.get(size)
             if hit is None:
                 card_type = self.f.card_type
                 counts = []
@@ -162,9 +167,18 @@ class Seat(Valuer):
                     for c in cards:
                         row[card_type[c]] += 1
                     counts.append(row)
-                hit = self.memo[key] = (counts, [sum(row[t] for row in counts) for t in range(4)])
+                hit = memo[size] = (counts, [sum(row[t] for row in counts) for t in range(4)])
             self._types = hit
         return self._types
+
+    def memo_of(self, table: str) -> dict:
+        """One of the per-game tables kept in the view's memory, by name, keyed by an integer
+        that names the state it was computed from (a tableau's region sizes...): an integer
+        key costs less than a (name, number) tuple per lookup."""
+        memo = self.memo.get(table)
+        if memo is None:
+            memo = self.memo[table] = {}
+        return memo
 
     def site_sections(self) -> dict[int, list[int]]:
         """The indices of the Wall sections of each site (per game memo: sections never move;

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 
-from zsim.rules.tables import SUIT_INDEX
 from zsim.strategies.estimates.walls import WallEstimates
 
 
@@ -24,17 +23,15 @@ class TokenEstimates(WallEstimates):
         """Per suit: (reward value, my token value, best rival's, tie-break edge)."""
         if self._race is None:
             board, p, seat = self.board, self.p, self.seat
-            box = self.tables.box
             large = self.f.large_token_value
-            aspects = box.unification_boards[board.reward_board].aspects
+            aspects = self.f.reward_aspects[board.reward_board]
             rnd = min(max(board.round, 1), self.f.rounds)
             order = board.turn_order
             me_first = order.index(seat)
             ability = self.st.ability
             race: list = [None, None, None]
-            for aspect in aspects:
-                s = SUIT_INDEX[aspect.aspect]
-                value = self.w.rewards * ability[aspect.rewards[rnd - 1]]
+            for s, rewards in aspects:
+                value = self.w.rewards * ability[rewards[rnd - 1]]
                 mine = p.tokens[s] + large * p.large[s]
                 best, edge = 0, 0.4
                 for q in board.players:

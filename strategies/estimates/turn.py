@@ -5,7 +5,7 @@ fires are the same for every card that fires them."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from zsim.rules import queries
 from zsim.strategies.estimates.choices import best
@@ -15,26 +15,31 @@ if TYPE_CHECKING:
     from zsim.strategies.estimates.cards import Estimator
     from zsim.view import PlayerView
 
-KEEP = 0.3  # share of a card's best tuck value lost by spending it at Court instead
-MOVE = 0.8  # what moving one Official after a Court action is typically worth, early on
+KEEP: Final = 0.3  # share of a card's best tuck value lost by spending it at Court instead
+MOVE: Final = 0.8  # what moving one Official after a Court action is typically worth, early on
 
 
 def best_turn(view: PlayerView, est: Estimator, options: list) -> Any:
     """The turn option of highest value (``choices.best``: exact ties broken with the seat's
-    RNG)."""
-    tucks: dict[tuple[int, int], float] = {}
-    keep: dict[int, float] = {}
+    RNG).
+
+    The options are ``Unify`` and ``Court`` tuples (a hand of discards is not weighed), read as
+    plain ``(play, card, region or action)`` triples; the shared parts are kept under integer
+    keys (a region and card type, a card and region), which cost less than tuples."""
+    tucks: dict[int, float] = {}  # card * 8 + region -> value of that tuck
+    keep: dict[int, float] = {}  # card -> its best tuck
+    bases: dict[int, float] = {}  # region * 8 + card type -> ``tuck_base``
     card_type = est.f.card_type
     slots = [len(cards) for cards in view.me.tableau]
-    bases: dict[tuple[int, int], float] = {}
-    for option in options:
-        if option[0] == "unify":
-            card, r = option[1], option[2]
-            key = (r, card_type[card])
+    triples: list[tuple[str, int, int]] = options
+    for play, card, r in triples:
+        if play == "unify":
+            kind = card_type[card]
+            key = r * 8 + kind
             base = bases.get(key)
             if base is None:
-                base = bases[key] = est.tuck_base(r, card_type[card])
-            v = tucks[card, r] = base + est.future_card(card, slots[r])
+                base = bases[key] = est.tuck_base(r, kind)
+            v = tucks[card * 8 + r] = base + est.future_card(card, slots[r])
             if v > keep.get(card, 0.0):
                 keep[card] = v
     board = view.board
@@ -43,21 +48,19 @@ def best_turn(view: PlayerView, est: Estimator, options: list) -> Any:
     move = MOVE * est.frac  # the exact move is weighed when the activation is asked
     actions: dict[int, float] = {}
     fired: dict[int, float] = {}
-    values = []
-    for option in options:
-        card = option[1]
-        if option[0] == "unify":
-            v = tucks[card, option[2]]
+    values: list[float] = []
+    for play, card, r in triples:
+        if play == "unify":
+            v = tucks[card * 8 + r]
         else:
-            action = option[2]
-            got = actions.get(action)
+            got = actions.get(r)
             if got is None:
-                got = actions[action] = action_value(view, est, action)
+                got = actions[r] = action_value(view, est, r)
             v = got
-            if queries.activates(action, card, below, free):
-                f = fired.get(action)
+            if queries.activates(r, card, below, free):
+                f = fired.get(r)
                 if f is None:
-                    f = fired[action] = max(est.fired_value(action), move)
+                    f = fired[r] = max(est.fired_value(r), move)
                 v += f - KEEP * keep.get(card, 0.0)
             else:
                 v += move - KEEP * keep.get(card, 0.0)

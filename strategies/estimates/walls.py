@@ -38,9 +38,7 @@ class WallEstimates(MausoleumEstimates):
         sections = self.wall_tiles()
         seat, p, disc = self.seat, self.p, self.disc
         counts = queries.wall_counts(self.tables, self.board, p)
-        open_by: dict[int, list[int]] = {}
-        for s, i in queries.wall_slots(self.board, p, free=True):
-            open_by.setdefault(s, []).append(i)
+        can_build = p.walls > 0  # ``queries.wall_slots(free=True)``, read section by section
         rates: dict[str, float] = {}
         open_slots: list[Slots | None] = []
         have = self.worker_regions
@@ -51,19 +49,20 @@ class WallEstimates(MausoleumEstimates):
             key, values, most = sections[s]
             section = board_walls[s]
             slots, tiers = section.slots, section.tiers
-            if seat in slots:
+            if queries.holds(slots, seat):
                 rates[key] = rates.get(key, 0.0) + values[tiers[slots.index(seat)] - 1]
                 open_slots.append(None)
                 continue
-            buildable = open_by.get(s)
-            if buildable is None:
+            if not can_build or not queries.holds(slots, NO_ONE):  # no slot open
                 open_slots.append(None)
                 continue
             count = counts[key]
             expect = ww * (count + growth * (most - count if most > count else 0))
             best_rate = 0.0
             found: Slots = []
-            for i in buildable:
+            for i in range(len(slots)):
+                if slots[i] != NO_ONE:
+                    continue
                 t = tiers[i]
                 value = values[t - 1]
                 found.append((i, t, value * expect))
@@ -124,7 +123,8 @@ class WallEstimates(MausoleumEstimates):
                     hit += self.w.abilities * 2.0 * self.frac
                 hit += self.spot_ready("first_builder", site)
             for other in self.board.walls:
-                if other is not section and other.site == site and seat in other.slots:
+                if other is not section and other.site == site and queries.holds(other.slots,
+                                                                                   seat):
                     hit += self.spot_ready("both_sections", site)
             self._section_bonus[s] = hit
         return hit

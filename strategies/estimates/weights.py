@@ -7,6 +7,8 @@ here are the model's own calibration, the same for every bot.
 
 from __future__ import annotations
 
+from typing import Final
+
 from zsim.components.schema import OFFICIALS
 from zsim.rules.queries import ELIXIR, GOVERNOR, HIRE, PALACE, RECRUIT, WALL
 from zsim.rules.tables import ALL_REGIONS, OFFICIAL_INDEX
@@ -15,20 +17,22 @@ from zsim.rules.valuer import FAR
 # the Court actions, and the distance at which a goal is worth nothing
 __all__ = ["ELIXIR", "FAR", "GOVERNOR", "HIRE", "PALACE", "RECRUIT", "WALL"]
 
-ALCHEMIST_OFFICIAL = OFFICIAL_INDEX["alchemist"]
-ARCHITECT = OFFICIAL_INDEX["architect"]
-GENERAL = OFFICIAL_INDEX["general"]
-OFFICIAL_KEYS = OFFICIALS  # Wall tiles counting each Official type, by type
-REGIONS = ALL_REGIONS
-UNREST_LEVEL = (0.0, 0.5, 1.4, 3.0)  # cost of sitting at each Unrest level, before the weight
-ACTIVATIONS_PER_ROUND = 0.9  # how often a tableau card fires per round left, on average
-SEARCH_SHARE = 0.15  # share of the turns left a plan-neutral player spends Searching
-FUTURE_ALCHEMISTS = 0.9  # share of the Alchemist cards still in reach that get placed
-WORKER_SPARE = 0.3  # a Worker's worth beyond the goals modelled (later Walls, moves), per frac
-OFFICIAL_SPARE = 0.2  # the same for an Official
+ALCHEMIST_OFFICIAL: Final = OFFICIAL_INDEX["alchemist"]
+ARCHITECT: Final = OFFICIAL_INDEX["architect"]
+GENERAL: Final = OFFICIAL_INDEX["general"]
+OFFICIAL_KEYS: Final = OFFICIALS  # Wall tiles counting each Official type, by type
+REGIONS: Final = ALL_REGIONS
+# cost of sitting at each Unrest level, before the weight
+UNREST_LEVEL: Final = (0.0, 0.5, 1.4, 3.0)
+ACTIVATIONS_PER_ROUND: Final = 0.9  # how often a tableau card fires per round left, on average
+SEARCH_SHARE: Final = 0.15  # share of the turns left a plan-neutral player spends Searching
+FUTURE_ALCHEMISTS: Final = 0.9  # share of the Alchemist cards still in reach that get placed
+# a Worker's worth beyond the goals modelled (later Walls, moves), per frac
+WORKER_SPARE: Final = 0.3
+OFFICIAL_SPARE: Final = 0.2  # the same for an Official
 
 # The weights of the heuristic, each the multiplier of one category of estimated VP.
-WEIGHTS: dict[str, str] = {
+WEIGHTS: Final[dict[str, str]] = {
     "vp": "VP scored at once by card abilities, bonuses and rewards",
     "palaces": "Palaces: their VP, their tiles and the steps towards them",
     "majority": "Governor majorities",

@@ -27,7 +27,7 @@ import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
@@ -42,13 +42,13 @@ if TYPE_CHECKING:
     from zsim.state import GameState, PlayerState
     from zsim.view import PlayerView
 
-FORMAT = 1  # bumped whenever the encoding itself changes (not the box: see ``layout``)
-STAGES = 5  # ``zsim.state.Stage``: start, round, turns, rewards, over
+FORMAT: Final = 1  # bumped whenever the encoding itself changes (not the box: see ``layout``)
+STAGES: Final = 5  # ``zsim.state.Stage``: start, round, turns, rewards, over
 N_REGIONS, N_SUITS, N_TYPES = len(REGIONS), len(SUITS), len(CARD_TYPES)
 N_OFFICIALS, N_ACTIONS = len(OFFICIALS), len(COURT_ACTIONS)
-N_COLOURS = 4
-KIND_NAMES = tuple(KINDS)
-KIND_INDEX = {kind: i for i, kind in enumerate(KIND_NAMES)}
+N_COLOURS: Final = 4
+KIND_NAMES: Final = tuple(KINDS)
+KIND_INDEX: Final = {kind: i for i, kind in enumerate(KIND_NAMES)}
 VP, TOKENS, PIECES, CARDS, REGION_CARDS = 100, 10, 10, 10, 3  # divisors of the counts
 
 

@@ -7,7 +7,7 @@ A leaf module (it imports no other rules module), so every rules module can use 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from zsim.components.schema import COURT_ACTIONS
 from zsim.kinds import STOP
@@ -16,12 +16,12 @@ from zsim.state import PlayerState
 if TYPE_CHECKING:
     from zsim.decisions import Table
 
-REGION_NAMES = ("Chu", "Wei", "Zhao", "Qi", "Yan")
-SUIT_NAMES = ("Writing", "Currency", "Laws")
-OFFICIAL_NAMES = ("an Alchemist", "an Architect", "a General")
+REGION_NAMES: Final = ("Chu", "Wei", "Zhao", "Qi", "Yan")
+SUIT_NAMES: Final = ("Writing", "Currency", "Laws")
+OFFICIAL_NAMES: Final = ("an Alchemist", "an Architect", "a General")
 # The activity counters of a tucked card, by suit, and of a Court action, by action.
-CARD_COUNTERS = tuple(f"n_cards_{name.lower()}" for name in SUIT_NAMES)
-COURT_COUNTERS = tuple(f"n_court_{action}" for action in COURT_ACTIONS)
+CARD_COUNTERS: Final = tuple(f"n_cards_{name.lower()}" for name in SUIT_NAMES)
+COURT_COUNTERS: Final = tuple(f"n_court_{action}" for action in COURT_ACTIONS)
 
 
 def add_vp(g: Table, p: PlayerState, category: str, amount: int) -> None:

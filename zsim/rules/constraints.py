@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from zsim.components.schema import COLOURS
 from zsim.options import KINDS, OptionError
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from zsim.rules.tables import Tables
     from zsim.state import MausoleumSpot
 
-BLANK_GOVERNOR = "gov_blank"
+BLANK_GOVERNOR: Final = "gov_blank"
 
 
 def ids_of(options: GameOptions, mode: str, kind: str) -> frozenset[str]:

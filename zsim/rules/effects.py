@@ -11,7 +11,7 @@ Two ways of checking whether an alternative may be chosen:
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, ClassVar, get_args
+from typing import TYPE_CHECKING, Any, ClassVar, Final, get_args
 
 from pydantic import BaseModel
 
@@ -560,10 +560,11 @@ class GainTokens(EffectKind):
 
 
 # Typical end-of-game counts, for scoring steps valued at a flat rate.
-TYPICAL_TABLEAU = {"writing": 3.0, "currency": 3.0, "laws": 3.0, "alchemist": 2.0, "any": 9.0}
-TYPICAL_HERE = {"writing": 1.0, "currency": 1.0, "laws": 1.0, "alchemist": 1.0, "any": 2.5}
-TYPICAL_PIECES = {"governor": 3.0, "palace": 2.5, "wall": 2.5, "mausoleum_soldier": 3.0}
-TYPICAL_REGIONS = 2.5
+TYPICAL_TABLEAU: Final = {"writing": 3.0, "currency": 3.0, "laws": 3.0, "alchemist": 2.0,
+                          "any": 9.0}
+TYPICAL_HERE: Final = {"writing": 1.0, "currency": 1.0, "laws": 1.0, "alchemist": 1.0, "any": 2.5}
+TYPICAL_PIECES: Final = {"governor": 3.0, "palace": 2.5, "wall": 2.5, "mausoleum_soldier": 3.0}
+TYPICAL_REGIONS: Final = 2.5
 
 
 class Scoring(EffectKind):
@@ -735,7 +736,7 @@ def kind_name(model: type[BaseModel]) -> str:
     return str(get_args(model.model_fields["effect"].annotation)[0])
 
 
-EFFECTS: dict[str, EffectKind] = {kind_name(kind.model): kind for kind in (
+EFFECTS: Final[dict[str, EffectKind]] = {kind_name(kind.model): kind for kind in (
     Recruit(), Hire(), RaiseUnrest(), ReduceUnrest(), ResetUnrest(), Ship(), MoveOfficials(),
     MoveWorkers(), GainTokens(), VpPerCards(), VpPerPieces(), VpPerRegion(), VpRound(),
     UnlockSoldiers(), PlaceAlchemistCards(), PlaceSoldierFree(), InstallGovernorFree(),

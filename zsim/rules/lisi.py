@@ -11,7 +11,7 @@ He sits in a 2-player game as an ordinary seat whose pieces live in an ordinary 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from zsim.components.schema import LiSiAction, ScoringCard
 from zsim.rules import effects, mausoleum, pieces
@@ -226,7 +226,7 @@ def wall(g: Table, p: PlayerState, card: LiSiAction) -> None:
         return
 
 
-ACTIONS = {
+ACTIONS: Final = {
     "unification": unification,
     "elixir": elixir,
     "governor": governor,

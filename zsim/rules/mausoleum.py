@@ -3,7 +3,7 @@ grid's lines."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, get_args
+from typing import TYPE_CHECKING, Final, get_args
 
 from zsim.components.schema import MausoleumTile
 from zsim.rules import queries
@@ -180,7 +180,7 @@ def _highest_taken_by(section: WallSection, seat: int) -> bool:
     return seat in [h for h, tier in zip(section.slots, tiers, strict=True) if tier == top]
 
 
-CONDITIONS: dict[str, Condition] = {
+CONDITIONS: Final[dict[str, Condition]] = {
     "master_alchemist": MasterAlchemist(), "palace": Palace(), "governor": Governor(),
     "full": Full(), "council": Council(), "workforce": Workforce(),
     "both_sections": BothSections(), "high_wall": HighWall(), "first_builder": FirstBuilder(),

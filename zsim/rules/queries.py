@@ -14,9 +14,8 @@ single case reads it.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
-from zsim.components.schema import COURT_ACTIONS
 from zsim.kinds import OFFICIAL_MOVES, Activation, OfficialMove
 from zsim.rules.tables import ACTION_INDEX, ADJACENT, ALL_REGIONS, LOWER_ACTIONS, REGION_INDEX
 from zsim.state import NO_ONE
@@ -26,7 +25,13 @@ if TYPE_CHECKING:
     from zsim.rules.tables import Tables
     from zsim.state import GameState, PlayerState
 
-RECRUIT, HIRE, ELIXIR, PALACE, GOVERNOR, WALL = (ACTION_INDEX[a] for a in COURT_ACTIONS)
+# the Court actions by index (``COURT_ACTIONS``' order), named once for the hot paths
+RECRUIT: Final = ACTION_INDEX["recruit"]
+HIRE: Final = ACTION_INDEX["hire"]
+ELIXIR: Final = ACTION_INDEX["elixir"]
+PALACE: Final = ACTION_INDEX["palace"]
+GOVERNOR: Final = ACTION_INDEX["governor"]
+WALL: Final = ACTION_INDEX["wall"]
 
 
 # --- a turn: Unification, the Court actions, which abilities fire ---------------------------
@@ -197,16 +202,29 @@ def free_spots(t: Tables, state: GameState, p: PlayerState) -> list[int]:
     usable, seat = t.mausoleum_slots[state.n], p.seat
     free = []
     for i, spot in enumerate(state.mausoleum):
-        slots = spot.slots
-        if seat not in slots and NO_ONE in slots and slots.index(NO_ONE) < usable:
+        if open_slot(spot.slots, seat) < usable:
             free.append(i)
     return free
+
+
+def open_slot(slots: list[int], seat: int) -> int:
+    """The slot a soldier of ``seat`` would take on a spot (its topmost open one), or a number
+    past any slot when the spot is full or the seat already stands there. One pass over the few
+    slots, comparing plain integers (``in`` and ``index`` would each walk them again)."""
+    top = 1 << 30
+    for k in range(len(slots)):
+        holder = slots[k]
+        if holder == seat:
+            return 1 << 30
+        if holder == NO_ONE and k < top:
+            top = k
+    return top
 
 
 # --- what an ability costs -------------------------------------------------------------------
 
 
-HERE = -2  # in ``unrest_raises``: the region the ability sits in
+HERE: Final = -2  # in ``unrest_raises``: the region the ability sits in
 _RAISES: dict[int, tuple[tuple, tuple[tuple[int, int], ...]]] = {}
 
 
@@ -268,16 +286,23 @@ def wall_slots(state: GameState, p: PlayerState, free: bool,
     if not p.walls:
         return found
     regions_with_workers = 5 - p.workers.count(0)
+    seat = p.seat
     for s, section in enumerate(state.walls):
         slots = section.slots
-        if p.seat in slots:
+        if holds(slots, seat):
             continue
-        for i, holder in enumerate(slots):
-            if holder == NO_ONE and (free or section.tiers[i] <= regions_with_workers):
+        tiers = section.tiers
+        for i in range(len(slots)):
+            if slots[i] == NO_ONE and (free or tiers[i] <= regions_with_workers):
                 found.append((s, i))
                 if first:
                     return found
     return found
+
+
+def holds(slots: list[int], seat: int) -> bool:
+    """Does ``seat`` hold one of these slots? (``seat in slots``, comparing plain integers.)"""
+    return any(holder == seat for holder in slots)  # compiled to a plain loop
 
 
 def wall_payments(p: PlayerState, cost: int) -> list[tuple[int, ...]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations_with_replacement
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from zsim.components.schema import SUITS
 from zsim.kinds import ACCEPT, PASS
@@ -16,7 +16,7 @@ from zsim.state import NO_ONE, PlayerState
 if TYPE_CHECKING:
     from zsim.decisions import Table
 
-LARGE = 3  # in an unlock payment, a large token of suit s is coded s + LARGE
+LARGE: Final = 3  # in an unlock payment, a large token of suit s is coded s + LARGE
 
 
 def token_value(g: Table, p: PlayerState, suit: int) -> int:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from zsim.rules import lisi, mausoleum, queries
 from zsim.rules.pieces import card_type_counts
@@ -11,14 +11,14 @@ from zsim.state import PlayerState
 if TYPE_CHECKING:
     from zsim.decisions import Table
 
-IN_GAME_CATEGORIES = (
+IN_GAME_CATEGORIES: Final = (
     "vp_palaces", "vp_palace_tiles", "vp_cards", "vp_governor_tiles", "vp_mausoleum",
     "vp_rewards",
 )
-END_CATEGORIES = (
+END_CATEGORIES: Final = (
     "vp_majorities", "vp_elixir", "vp_mausoleum_lines", "vp_walls", "vp_extra_soldiers",
 )
-CATEGORIES = IN_GAME_CATEGORIES + END_CATEGORIES
+CATEGORIES: Final = IN_GAME_CATEGORIES + END_CATEGORIES
 
 
 def majority_vp(g: Table) -> list[int]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Final
 
 from zsim.components import Box
 from zsim.components.schema import COURT_ACTIONS, OFFICIALS, REGIONS, SUITS, Ability, Rules
@@ -18,16 +19,16 @@ from zsim.kinds import (
     Unify,
 )
 
-ALCHEMIST = 3  # the card type of Alchemist and Master Alchemist cards, after the three suits
-CARD_TYPES = (*SUITS, "alchemist")
-ACTION_INDEX = {name: i for i, name in enumerate(COURT_ACTIONS)}
-REGION_INDEX = {name: i for i, name in enumerate(REGIONS)}
-ALL_REGIONS = tuple(range(len(REGIONS)))  # the regions by index
-SUIT_INDEX = {name: i for i, name in enumerate(SUITS)}
-OFFICIAL_INDEX = {name: i for i, name in enumerate(OFFICIALS)}
+ALCHEMIST: Final = 3  # the card type of Alchemist and Master Alchemist cards, after the three suits
+CARD_TYPES: Final = (*SUITS, "alchemist")
+ACTION_INDEX: Final = {name: i for i, name in enumerate(COURT_ACTIONS)}
+REGION_INDEX: Final = {name: i for i, name in enumerate(REGIONS)}
+ALL_REGIONS: Final = tuple(range(len(REGIONS)))  # the regions by index
+SUIT_INDEX: Final = {name: i for i, name in enumerate(SUITS)}
+OFFICIAL_INDEX: Final = {name: i for i, name in enumerate(OFFICIALS)}
 # Court actions whose abilities need a lower number than the card below; the others need higher.
-LOWER_ACTIONS = frozenset(ACTION_INDEX[a] for a in ("recruit", "elixir", "governor"))
-ADJACENT: tuple[tuple[int, ...], ...] = tuple(
+LOWER_ACTIONS: Final = frozenset(ACTION_INDEX[a] for a in ("recruit", "elixir", "governor"))
+ADJACENT: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(j for j in (i - 1, i + 1) if 0 <= j < len(REGIONS)) for i in range(len(REGIONS))
 )
 

@@ -3,7 +3,7 @@ an Official or pass, then place soldiers."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from zsim.components.schema import COURT_ACTIONS
 from zsim.kinds import COURT, MOVE, MOVES, PASS, RECRUITS, UNIFY, WallSlot
@@ -125,7 +125,7 @@ def perform_wall(g: Table, p: PlayerState) -> None:
     pieces.build_wall(g, p, section, slot)
 
 
-PERFORM = (perform_recruit, perform_hire, perform_elixir, perform_palace, perform_governor,
+PERFORM: Final = (perform_recruit, perform_hire, perform_elixir, perform_palace, perform_governor,
            perform_wall)
 
 

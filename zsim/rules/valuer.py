@@ -14,7 +14,7 @@ the estimator's values, in weighted end-game VP.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 if TYPE_CHECKING:
     from zsim.components.schema import Rules
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from zsim.state import GameState, PlayerState
 
 
-FAR = 15  # a distance, in actions, at which a goal is worth nothing
+FAR: Final = 15  # a distance, in actions, at which a goal is worth nothing
 
 
 class Rates(Protocol):
