@@ -82,7 +82,9 @@ class PlayerState:
         """Unpickled through the constructor with these (compiled classes are)."""
         return self.seat, True
 
-    def copy(self) -> PlayerState:
+    def copy(self, bookkeeping: bool = True) -> PlayerState:
+        """A structural copy; with ``bookkeeping`` false, without the activity counters
+        (``stats``: the runner's records, no part of the table a seat is shown)."""
         other = PlayerState(self.seat, blank=True)
         other.colour = self.colour
         other.tableau = [r[:] for r in self.tableau]
@@ -102,16 +104,17 @@ class PlayerState:
         other.tokens = self.tokens[:]
         other.large = self.large[:]
         other.vp = dict(self.vp)
-        other.stats = dict(self.stats)
+        other.stats = dict(self.stats) if bookkeeping else {}
         return other
 
-    def same(self, other: PlayerState) -> bool:
-        """Equal to ``other`` in every field (a cheap test before copying again); the fields
-        that change most often are compared first."""
+    def same(self, other: PlayerState, bookkeeping: bool = True) -> bool:
+        """Equal to ``other`` in every field (a cheap test before copying again), the activity
+        counters aside unless ``bookkeeping``; the fields that change most often are compared
+        first."""
         return (self.tokens == other.tokens and self.officials == other.officials
                 and self.workers == other.workers and self.unrest == other.unrest
                 and self.tableau == other.tableau and self.vp == other.vp
-                and self.stats == other.stats and self.large == other.large
+                and (not bookkeeping or self.stats == other.stats) and self.large == other.large
                 and self.official_supply == other.official_supply
                 and self.alchemist_supply == other.alchemist_supply
                 and self.emperor == other.emperor and self.ship == other.ship

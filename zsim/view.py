@@ -2,9 +2,10 @@
 
 What a view returns is the seat's own copy of the table (``zsim.rules.hidden.seat_copy``): the
 public state, the player's own hand, and no other hand nor any deck (their sizes are public:
-``hand_backs``, ``deck_sizes``). Each part is copied when first read in a decision (the seat's
-board alone for ``me``, the hand alone for ``hand``, every board for ``players``, the whole
-table for ``board``) and shared by what the strategy reads in that decision; nothing of it is
+``hand_backs``, ``deck_sizes``), and no player's activity counters (``stats``, the runner's
+records). Each part is copied when first read in a decision (the seat's board alone for ``me``,
+the hand alone for ``hand``, every board for ``players``, the whole table for ``board``) and
+shared by what the strategy reads in that decision; nothing of it is
 shared with the game nor with another seat, so a strategy that writes into it changes what it
 alone sees. The helpers below compute from the game and return fresh numbers and lists.
 ``tables`` is the strategy's own copy of the box (``public_tables``), never the engine's.
@@ -190,15 +191,17 @@ class PlayerView:
 
     def _player(self, game: Host, seat: int) -> PlayerState:
         """A copy of a player's board: the one this seat was last shown if it still equals
-        the game's, else a new one."""
+        the game's, else a new one. Without the activity counters (``stats``), which are the
+        runner's records of the game, not part of the table: comparing and copying them at
+        every decision cost more than all the rest of a board."""
         live = game.state.players[seat]
         shown = self._shown
         if not shown:
             shown.extend([None] * game.n)
         old = shown[seat]
-        if old is not None and old.same(live):
+        if old is not None and old.same(live, bookkeeping=False):
             return old
-        board = shown[seat] = live.copy()
+        board = shown[seat] = live.copy(bookkeeping=False)
         return board
 
     @property

@@ -9,6 +9,7 @@ import math
 from zsim.rules import queries
 from zsim.state import NO_ONE
 from zsim.strategies.estimates.facts import per_card_gain
+from zsim.strategies.estimates.seat import TILE_GAIN_KEY, TILES_KEY
 from zsim.strategies.estimates.tokens import TokenEstimates
 from zsim.strategies.estimates.weights import REGIONS
 
@@ -31,12 +32,13 @@ class GoalEstimates(TokenEstimates):
 
     # --- Palace tiles (per game memo: a region's tiles only go, its cards only come) -----------
 
-    def tile_vp(self, r: int) -> list[tuple[int, int, tuple]]:
-        """(VP, Unrest it costs, steps) of each Palace tile left in region ``r``, today."""
+    def tile_vp(self, r: int) -> list[tuple[int, int, tuple, tuple[tuple[int, int], ...]]]:
+        """(VP, Unrest it costs, steps, their ``queries.unrest_raises``) of each Palace tile
+        left in region ``r``, today."""
         p, board = self.p, self.board
-        memo = self.memo_of("tiles")
-        key = r * 10_000 + len(p.tableau[r]) * 100 + len(board.palace_tiles[r])
-        hit: list[tuple[int, int, tuple]] | None = memo.get(key)
+        memo = self.memo
+        key = TILES_KEY + r * 10_000 + len(p.tableau[r]) * 100 + len(board.palace_tiles[r])
+        hit: list[tuple[int, int, tuple, tuple[tuple[int, int], ...]]] | None = memo.get(key)
         if hit is None:
             box = self.tables.box
             hit = []
@@ -44,7 +46,7 @@ class GoalEstimates(TokenEstimates):
                 steps = box.abilities[box.palace_tiles[kind].ability].options[0]
                 vp = sum(self.view.effect_vp(e, r) for e in steps)
                 unrest = sum(e.amount for e in steps if e.effect == "raise_unrest")
-                hit.append((vp, unrest, steps))
+                hit.append((vp, unrest, steps, queries.unrest_raises(steps)))
             memo[key] = hit
         return hit
 
@@ -52,10 +54,10 @@ class GoalEstimates(TokenEstimates):
         """The best Palace tile a Palace in ``r`` would take now, net of its Unrest."""
         best = self._best_tile[r]
         if best is None:
-            rules, p = self.rules, self.p
+            p, cap = self.p, self.cap
             best = 0.0
-            for vp, k, steps in self.tile_vp(r):
-                if queries.costs_payable(rules, p, steps, r):
+            for vp, k, _, raises in self.tile_vp(r):
+                if queries.raises_payable(cap, p, raises, r):
                     v = self.w.palaces * vp - (self.unrest_cost(r, k) if k else 0.0)
                     if v > best:
                         best = v
@@ -64,12 +66,12 @@ class GoalEstimates(TokenEstimates):
 
     def tile_gain(self, r: int) -> list[int]:
         """Per card type, the most VP one more such card adds to a Palace tile left in ``r``."""
-        memo = self.memo_of("tile_gain")
-        key = r * 100 + len(self.board.palace_tiles[r])
+        memo = self.memo
+        key = TILE_GAIN_KEY + r * 100 + len(self.board.palace_tiles[r])
         hit = memo.get(key)
         if hit is None:
             hit = memo[key] = [
-                max((sum(per_card_gain(e, t) for e in steps) for _, _, steps in self.tile_vp(r)),
+                max((sum(per_card_gain(e, t) for e in steps) for _, _, steps, _ in self.tile_vp(r)),
                     default=0)
                 for t in range(4)]
         return hit

@@ -10,7 +10,7 @@ fast-moving ones (dropped after each of the player's own moves).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from zsim.rules import queries
 from zsim.rules.valuer import Valuer
@@ -30,6 +30,15 @@ from zsim.strategies.estimates.weights import (
 
 if TYPE_CHECKING:
     from zsim.view import PlayerView
+
+
+# Keys of per-game tables in the view's memory (``Seat.memo``), each entry under its table's
+# offset plus an integer naming the state it was computed from (a tableau's region sizes...):
+# one integer costs less than a (name, number) tuple per lookup, and the entries stay in the
+# memory's top level, which a fork of the view copies (a nested table would be shared with it).
+TYPES_KEY: Final = 1 << 40
+TILES_KEY: Final = 2 << 40
+TILE_GAIN_KEY: Final = 3 << 40
 
 
 class Seat(Valuer):
@@ -157,8 +166,8 @@ class Seat(Valuer):
             size = 0
             for cards in tableau:
                 size = size * 100 + len(cards)
-            memo = self.memo_of("types")
-            hit = memo.get(size)
+            memo, key = self.memo, TYPES_KEY + size
+            hit = memo.get(key)
             if hit is None:
                 card_type = self.f.card_type
                 counts = []
@@ -167,18 +176,9 @@ class Seat(Valuer):
                     for c in cards:
                         row[card_type[c]] += 1
                     counts.append(row)
-                hit = memo[size] = (counts, [sum(row[t] for row in counts) for t in range(4)])
+                hit = memo[key] = (counts, [sum(row[t] for row in counts) for t in range(4)])
             self._types = hit
         return self._types
-
-    def memo_of(self, table: str) -> dict:
-        """One of the per-game tables kept in the view's memory, by name, keyed by an integer
-        that names the state it was computed from (a tableau's region sizes...): an integer
-        key costs less than a (name, number) tuple per lookup."""
-        memo = self.memo.get(table)
-        if memo is None:
-            memo = self.memo[table] = {}
-        return memo
 
     def site_sections(self) -> dict[int, list[int]]:
         """The indices of the Wall sections of each site (per game memo: sections never move;

@@ -244,10 +244,15 @@ def unrest_raises(steps: tuple) -> tuple[tuple[int, int], ...]:
 def costs_payable(rules: Rules, p: PlayerState, steps: tuple, here: int) -> bool:
     """True when every Unrest increase of the steps keeps its region at or under the cap (an
     increase 'here' with no region to raise, ``here < 0``, cannot be paid)."""
-    raises = unrest_raises(steps)
+    return raises_payable(rules.unrest_cap, p, unrest_raises(steps), here)
+
+
+def raises_payable(cap: int, p: PlayerState, raises: tuple[tuple[int, int], ...],
+                   here: int) -> bool:
+    """``costs_payable`` given the steps' ``unrest_raises`` and the Unrest cap (for a caller
+    that keeps them)."""
     if not raises:
         return True
-    cap = rules.unrest_cap
     added = [0, 0, 0, 0, 0]
     for where, amount in raises:
         r = here if where == HERE else where
