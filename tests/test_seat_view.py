@@ -157,8 +157,35 @@ def test_a_view_read_from_outside_follows_the_answers_given_from_outside(box):
         assert view.me.vp == game.state.players[decision.seat].vp
         live = game.state.players[decision.seat]
         fields = [name for name in dir(live) if not name.startswith("_")
-                  and not callable(getattr(live, name))]
+                  and not callable(getattr(live, name)) and name != "stats"]
         assert len(fields) > 15
         assert all(getattr(view.me, name) == getattr(live, name) for name in fields)
+        # the runner's activity counters are its records, not part of the table shown
+        assert view.me.stats == {} and all(p.stats == {} for p in view.players)
         assert view.hand == game.state.hands[decision.seat]
+        decision = game.answer(decision.options[-1])
+
+
+def test_a_seat_sees_the_table_again_after_scribbling_on_its_copy(box):
+    """A board copy lends a seat's next copy the parts still equal to the game's: a part the
+    seat wrote into is copied afresh, so every decision shows the table as it is, and no part
+    shown is ever the engine's own."""
+    game = Game(box, [None, None], 6)
+    decision = game.pending()
+    fields = ["tableau", "officials", "tokens", "workers", "unrest", "large", "official_supply",
+              "alchemist_supply", "vp", "emperor"]
+    for step in range(60):
+        view = game.views[decision.seat]
+        me, live = view.me, game.state.players[decision.seat]
+        for name in fields:
+            assert getattr(me, name) == getattr(live, name), name
+            assert getattr(me, name) is not getattr(live, name), name
+        for other in view.players:
+            assert other is not game.state.players[other.seat]
+        if step % 3 == 0:  # scribble: the next copy must not show it
+            me.tokens[:] = [9, 9, 9]
+            me.tableau[0].append(999)
+            me.vp["cheat"] = 100
+            me.emperor[1] = 5
+            me.ship = 99
         decision = game.answer(decision.options[-1])

@@ -82,9 +82,7 @@ class PlayerState:
         """Unpickled through the constructor with these (compiled classes are)."""
         return self.seat, True
 
-    def copy(self, bookkeeping: bool = True) -> PlayerState:
-        """A structural copy; with ``bookkeeping`` false, without the activity counters
-        (``stats``: the runner's records, no part of the table a seat is shown)."""
+    def copy(self) -> PlayerState:
         other = PlayerState(self.seat, blank=True)
         other.colour = self.colour
         other.tableau = [r[:] for r in self.tableau]
@@ -104,17 +102,91 @@ class PlayerState:
         other.tokens = self.tokens[:]
         other.large = self.large[:]
         other.vp = dict(self.vp)
-        other.stats = dict(self.stats) if bookkeeping else {}
+        other.stats = dict(self.stats)
         return other
 
-    def same(self, other: PlayerState, bookkeeping: bool = True) -> bool:
-        """Equal to ``other`` in every field (a cheap test before copying again), the activity
-        counters aside unless ``bookkeeping``; the fields that change most often are compared
-        first."""
+    def shown(self, earlier: PlayerState | None) -> PlayerState:
+        """This board as a seat's view shows it now, given the copy that seat was shown last
+        (``earlier``): that copy itself while every field still equals this board's, else a new
+        copy that keeps the earlier copy's lists and dicts that still equal this board's (they
+        are that seat's own already) and copies the others. Without the activity counters
+        (``stats``: the runner's records, no part of the table; comparing and copying them at
+        every decision cost more than the rest of a board). Each field is compared once, and
+        only what changed is copied."""
+        if earlier is None:
+            other = self.copy()
+            other.stats = {}
+            return other
+        changed = False
+        tableau = earlier.tableau
+        if tableau != self.tableau:
+            tableau, changed = [r[:] for r in self.tableau], True
+        officials = earlier.officials
+        if officials != self.officials:
+            officials, changed = [r[:] for r in self.officials], True
+        tokens = earlier.tokens
+        if tokens != self.tokens:
+            tokens, changed = self.tokens[:], True
+        workers = earlier.workers
+        if workers != self.workers:
+            workers, changed = self.workers[:], True
+        unrest = earlier.unrest
+        if unrest != self.unrest:
+            unrest, changed = self.unrest[:], True
+        large = earlier.large
+        if large != self.large:
+            large, changed = self.large[:], True
+        official_supply = earlier.official_supply
+        if official_supply != self.official_supply:
+            official_supply, changed = self.official_supply[:], True
+        alchemist_supply = earlier.alchemist_supply
+        if alchemist_supply != self.alchemist_supply:
+            alchemist_supply, changed = self.alchemist_supply[:], True
+        vp = earlier.vp
+        if vp != self.vp:
+            vp, changed = dict(self.vp), True
+        emperor = earlier.emperor
+        if emperor != self.emperor:
+            emperor, changed = dict(self.emperor), True
+        if not changed and not earlier.stats and self.same_counts(earlier):
+            return earlier
+        other = PlayerState(self.seat, blank=True)
+        other.colour = self.colour
+        other.tableau = tableau
+        other.emperor = emperor
+        other.unrest = unrest
+        other.officials = officials
+        other.official_supply = official_supply
+        other.workers = workers
+        other.governors = self.governors
+        other.palaces = self.palaces
+        other.walls = self.walls
+        other.soldiers = self.soldiers
+        other.entrance = self.entrance
+        other.alchemist_supply = alchemist_supply
+        other.ship = self.ship
+        other.master_taken = self.master_taken
+        other.tokens = tokens
+        other.large = large
+        other.vp = vp
+        other.stats = {}
+        return other
+
+    def same_counts(self, other: PlayerState) -> bool:
+        """Equal to ``other`` in every field that is a plain number (or flag)."""
+        return (self.ship == other.ship and self.entrance == other.entrance
+                and self.soldiers == other.soldiers and self.governors == other.governors
+                and self.palaces == other.palaces and self.walls == other.walls
+                and self.master_taken == other.master_taken and self.seat == other.seat
+                and self.colour == other.colour)
+
+    def same(self, other: PlayerState) -> bool:
+        """Equal to ``other`` in every field (a cheap test before copying again); the fields
+        that change most often are compared first."""
         return (self.tokens == other.tokens and self.officials == other.officials
                 and self.workers == other.workers and self.unrest == other.unrest
                 and self.tableau == other.tableau and self.vp == other.vp
-                and (not bookkeeping or self.stats == other.stats) and self.large == other.large
+                and self.stats == other.stats and self.large == other.large
                 and self.official_supply == other.official_supply
                 and self.alchemist_supply == other.alchemist_supply
                 and self.emperor == other.emperor and self.ship == other.ship
@@ -322,6 +394,10 @@ class GameState:
         if only_hand is None:
             other.hands = [h[:] for h in self.hands]
             other.decks = [d[:] for d in self.decks]
+        elif q is not None and _hands_lent(q.hands, self.hands, only_hand):
+            other.hands = q.hands
+            decks = q.decks
+            other.decks = decks if not any(decks) else [[], [], []]
         else:
             other.hands = [h[:] if s == only_hand else [] for s, h in enumerate(self.hands)]
             other.decks = [[], [], []]
@@ -369,3 +445,11 @@ def _same_length(mine: list, earlier: list) -> None:
     if len(mine) != len(earlier):
         raise ValueError(f"an earlier copy with {len(earlier)} parts where this state has "
                          f"{len(mine)}: not a copy of the same game")
+
+
+def _hands_lent(earlier: list[list[int]], hands: list[list[int]], seat: int) -> bool:
+    """Can a seat's earlier copy lend its hands to its new one? Its own hand still equal to
+    the game's and every other hand still empty, as copies for that seat show them."""
+    if len(earlier) != len(hands) or earlier[seat] != hands[seat]:
+        return False
+    return not any(earlier[s] for s in range(len(earlier)) if s != seat)

@@ -190,18 +190,13 @@ class PlayerView:
                 for s in range(game.n)]
 
     def _player(self, game: Host, seat: int) -> PlayerState:
-        """A copy of a player's board: the one this seat was last shown if it still equals
-        the game's, else a new one. Without the activity counters (``stats``), which are the
-        runner's records of the game, not part of the table: comparing and copying them at
-        every decision cost more than all the rest of a board."""
+        """A copy of a player's board (``PlayerState.shown``): the one this seat was last shown
+        if it still equals the game's, else a new one lending it the parts still equal."""
         live = game.state.players[seat]
         shown = self._shown
         if not shown:
             shown.extend([None] * game.n)
-        old = shown[seat]
-        if old is not None and old.same(live, bookkeeping=False):
-            return old
-        board = shown[seat] = live.copy(bookkeeping=False)
+        board = shown[seat] = live.shown(shown[seat])
         return board
 
     @property
