@@ -27,11 +27,13 @@ NONE: Final[dict[int, tuple[float, int]]] = {}  # no open spot of a condition (n
 class PieceEstimates(ElixirEstimates):
     __slots__ = ("_official", "_official_loss", "_pay", "_worker_gains", "_worker_losses")
 
+    # The tables below are keyed by one integer packing the arguments (regions and types
+    # below 8): cheaper per lookup than a tuple of them.
     _official: list | None
-    _official_loss: dict[tuple[int, int, bool], float]
-    _worker_gains: dict[tuple[int, int], float]
-    _worker_losses: dict[tuple[int, int, bool], float]
-    _pay: dict[tuple[int, int], float]
+    _official_loss: dict[int, float]
+    _worker_gains: dict[int, float]
+    _worker_losses: dict[int, float]
+    _pay: dict[int, float]
 
     def refresh(self) -> None:
         super().refresh()
@@ -124,7 +126,7 @@ class PieceEstimates(ElixirEstimates):
 
     def official_loss(self, t: int, r: int, exclude_governor: bool = False) -> float:
         """Taking one Official of type ``t`` out of region ``r``."""
-        key = (t, r, exclude_governor)
+        key = (t * 8 + r) * 2 + exclude_governor
         hit = self._official_loss.get(key)
         if hit is None:
             hit = self._official_loss[key] = self._official_drop(t, r, exclude_governor)
@@ -165,7 +167,7 @@ class PieceEstimates(ElixirEstimates):
 
     def worker_value(self, r: int, k: int) -> float:
         """``k`` more Workers in region ``r``."""
-        key = (r, k)
+        key = k * 8 + r
         hit = self._worker_gains.get(key)
         if hit is None:
             hit = self._worker_gains[key] = self._worker_gain(r, k)
@@ -200,7 +202,7 @@ class PieceEstimates(ElixirEstimates):
 
     def worker_loss(self, r: int, k: int, exclude_palace: bool = False) -> float:
         """Taking ``k`` Workers out of region ``r``."""
-        key = (r, k, exclude_palace)
+        key = (k * 8 + r) * 2 + exclude_palace
         hit = self._worker_losses.get(key)
         if hit is None:
             hit = self._worker_losses[key] = self._worker_drop(r, k, exclude_palace)
@@ -225,7 +227,7 @@ class PieceEstimates(ElixirEstimates):
 
     def pay_cost(self, workers: int, exclude: int = -1) -> float:
         """Cheapest loss of ``workers`` Workers taken from as many different regions."""
-        key = (workers, exclude)
+        key = workers * 8 + exclude + 1  # exclude: a region, or -1
         hit = self._pay.get(key)
         if hit is None:
             wk = self.p.workers

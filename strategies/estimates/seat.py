@@ -98,12 +98,10 @@ class Seat(Valuer):
         self.board = self.view.board
         self.missing = [(not o[0]) + (not o[1]) + (not o[2]) for o in p.officials]
         hire = queries.hire_regions(self.rules, p)
-        hire_ok = self.hire_ok = [r in hire for r in REGIONS]
-        n_hire_ok = 0
-        for ok in hire_ok:
-            if ok:
-                n_hire_ok += 1
-        self.n_hire_ok = n_hire_ok
+        hire_ok = self.hire_ok = [False, False, False, False, False]
+        for r in hire:
+            hire_ok[r] = True
+        self.n_hire_ok = len(hire)
         total = 0
         for k in p.workers:
             total += k

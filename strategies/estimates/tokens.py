@@ -12,7 +12,7 @@ class TokenEstimates(WallEstimates):
     __slots__ = ("_race", "_tokens")
 
     _race: list | None
-    _tokens: dict[tuple[int, int], float]
+    _tokens: dict[int, float]  # by k * 4 + suit
 
     def refresh(self) -> None:
         super().refresh()
@@ -57,11 +57,12 @@ class TokenEstimates(WallEstimates):
         """``k`` more small tokens of suit ``s``."""
         if k <= 0:
             return 0.0
-        hit = self._tokens.get((s, k))
+        key = k * 4 + s
+        hit = self._tokens.get(key)
         if hit is None:
             reward, mine, _, _ = (self._race or self.race())[s]
             hit = reward * (self.win_chance(s, mine + k) - self.win_chance(s, mine))
-            hit = self._tokens[s, k] = hit + k * self.token_carry()
+            hit = self._tokens[key] = hit + k * self.token_carry()
         return hit
 
     def token_carry(self) -> float:
