@@ -24,22 +24,25 @@ def best_turn(view: PlayerView, est: Estimator, options: list) -> Any:
     RNG).
 
     The options are ``Unify`` and ``Court`` tuples (a hand of discards is not weighed), read as
-    plain ``(play, card, region or action)`` triples; the shared parts are kept under integer
-    keys (a region and card type, a card and region), which cost less than tuples."""
-    tucks: dict[int, float] = {}  # card * 8 + region -> value of that tuck
+    plain ``(play, card, region or action)`` triples; the tucks are valued first (a Court play
+    gives up its card's best tuck), in place in the list of values; the shared parts are kept
+    under small integer keys, which cost less than tuples."""
     keep: dict[int, float] = {}  # card -> its best tuck
     bases: dict[int, float] = {}  # region * 8 + card type -> ``tuck_base``
     card_type = est.f.card_type
     slots = [len(cards) for cards in view.me.tableau]
     triples: list[tuple[str, int, int]] = options
-    for play, card, r in triples:
+    n = len(triples)
+    values = [0.0] * n
+    for i in range(n):
+        play, card, r = triples[i]
         if play == "unify":
             kind = card_type[card]
             key = r * 8 + kind
             base = bases.get(key)
             if base is None:
                 base = bases[key] = est.tuck_base(r, kind)
-            v = tucks[card * 8 + r] = base + est.future_card(card, slots[r])
+            v = values[i] = base + est.future_card(card, slots[r])
             if v > keep.get(card, 0.0):
                 keep[card] = v
     board = view.board
@@ -48,11 +51,9 @@ def best_turn(view: PlayerView, est: Estimator, options: list) -> Any:
     move = MOVE * est.frac  # the exact move is weighed when the activation is asked
     actions: dict[int, float] = {}
     fired: dict[int, float] = {}
-    values: list[float] = []
-    for play, card, r in triples:
-        if play == "unify":
-            v = tucks[card * 8 + r]
-        else:
+    for i in range(n):
+        play, card, r = triples[i]
+        if play != "unify":
             got = actions.get(r)
             if got is None:
                 got = actions[r] = action_value(view, est, r)
@@ -64,7 +65,7 @@ def best_turn(view: PlayerView, est: Estimator, options: list) -> Any:
                 v += f - KEEP * keep.get(card, 0.0)
             else:
                 v += move - KEEP * keep.get(card, 0.0)
-        values.append(v)
+            values[i] = v
     return best(view, options, values)
 
 
