@@ -18,11 +18,10 @@ seed (the heuristic's tie-breaks draw from the view's RNG); it reads nothing but
 
 from __future__ import annotations
 
+import math
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-import numpy as np
 
 from zsim.decisions import Decision
 from zsim.strategies import estimates
@@ -60,8 +59,8 @@ def scorer_for(spec: str, view: PlayerView) -> ScorerFile:
     scorer = _SCORERS.get(path)
     if scorer is None:
         if not spec and not Path(path).is_file():
-            raise ScorerError(f"no turn scorer is shipped for {n} players ({path}); fit one "
-                              f"(docs/learning.md) and pass it as scorer='FILE'")
+            raise ScorerError(f"no turn scorer is shipped for {n} players ({path}): "
+                              f"distilled is fitted for two-player games only")
         scorer = _SCORERS[path] = load_scorer(path)
     if scorer.n_players != n:
         raise ScorerError(f"scorer file {path}: fitted for {scorer.n_players} players, not "
@@ -82,10 +81,10 @@ class DistilledStrategy(HeuristicStrategy):
                    "heuristic weights)")
 
     def __init__(self, scorer: str = "", **weights: float) -> None:
-        if scorer:  # a file that cannot be read is refused before any game (one line)
+        if scorer and scorer not in _SCORERS:  # a bad file is refused before any game
             from zsim.learn.policy import load_scorer
 
-            load_scorer(scorer)
+            _SCORERS[scorer] = load_scorer(scorer)
         super().__init__(**weights)
         self.scorer = str(scorer)
 
@@ -105,7 +104,7 @@ class DistilledStrategy(HeuristicStrategy):
     def choose_turn(self, view: PlayerView, decision: Decision) -> Any:
         if nothing_to_weigh(decision):
             return super().choose_turn(view, decision)
-        from zsim.learn.policy import fires, move_of, phase_of, score
+        from zsim.learn.policy import phase_of, score
 
         scorer = scorer_for(self.scorer, view)
         k = phase_of(view.turns_left, [p.from_turns_left for p in scorer.phases])
@@ -125,11 +124,11 @@ class DistilledStrategy(HeuristicStrategy):
                 memo[STATICS] = own
         options = decision.options
         values = [shown.get(o, 0.0) for o in options]
-        scores = score(phase, values, [move_of(o) for o in options],
-                       [fires(view, o) for o in options])
+        scores = score(view, phase, options, values)
         if 0 < scorer.width < len(options):  # the scorer was fitted on the favourites only
-            scores[np.argsort(-np.asarray(values), kind="stable")[scorer.width:]] = -np.inf
-        best = int(np.argmax(scores))
+            kept = set(sorted(range(len(options)), key=lambda i: -values[i])[:scorer.width])
+            scores = [v if i in kept else -math.inf for i, v in enumerate(scores)]
+        best = max(range(len(options)), key=scores.__getitem__)
         if scores[best] <= scores[options.index(favourite)]:
             return favourite  # among equals, the heuristic's favourite
         choice = options[best]

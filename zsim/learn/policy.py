@@ -208,6 +208,7 @@ def save_scorer(scorer: ScorerFile, path: Path) -> None:
 # a recorded turn: the features of every option, the turns left, the options played out
 # (indices, the heuristic's favourite first) and the mean final margin of each
 Turn = tuple[np.ndarray, int, np.ndarray, np.ndarray]
+DIGITS = 4  # decimals kept in the file: far below what the fit can tell
 SPAN = 30  # turns left from which a turn counts as the start of the game (a game has ~30)
 
 
@@ -245,12 +246,12 @@ def phase_from(coef: np.ndarray, start: int, base: dict[str, float]) -> Phase:
     gap = coef[0]
     if gap <= 0:  # the heuristic's own value told nothing: keep it as it is
         return Phase(from_turns_left=start, weights={c: base[c] for c in CATEGORIES})
-    weights = {c: max(0.0, base[c] * (1.0 + coef[1 + j] / gap))
+    weights = {c: round(max(0.0, base[c] * (1.0 + coef[1 + j] / gap)), DIGITS)
                for j, c in enumerate(CATEGORIES)}
     m0 = 1 + len(CATEGORIES)
-    bonus = {m: float(coef[m0 + j] / gap) for j, m in enumerate(MOVES)}
+    bonus = {m: round(float(coef[m0 + j] / gap), DIGITS) for j, m in enumerate(MOVES)}
     return Phase(from_turns_left=start, weights=weights, bonus=bonus,
-                 fires=float(coef[-1] / gap))
+                 fires=round(float(coef[-1] / gap), DIGITS))
 
 
 def phases_from(coef: np.ndarray, starts: list[int], base: dict[str, float]) -> list[Phase]:
@@ -268,13 +269,19 @@ def fit_scorer(turns: list[Turn], starts: list[int], alpha: float,
     return phases_from(fit_coefficients(turns, alpha), starts, base)
 
 
-def score(phase: Phase, values: list[float], moves: list[str | None],
-          firing: list[bool]) -> np.ndarray:
+def score(view: PlayerView, phase: Phase, options: list, values: list[float]) -> list[float]:
     """The scores of a turn's options in a phase: each value (with the phase's weights) plus
-    the bonus of its move."""
+    the bonus of its kind of move (plain floats: a turn has a few dozen options at most)."""
     bonus = phase.bonus
-    return np.array([v + (bonus.get(m, 0.0) if m is not None else 0.0) + phase.fires * f
-                     for v, m, f in zip(values, moves, firing, strict=True)])
+    out = []
+    for option, v in zip(options, values, strict=True):
+        move = move_of(option)
+        if move is not None:
+            v += bonus.get(move, 0.0)
+            if move != "unify" and phase.fires and fires(view, option):
+                v += phase.fires
+        out.append(v)
+    return out
 
 
 def gain(turns: list[Turn], coef: np.ndarray) -> tuple[float, float]:
