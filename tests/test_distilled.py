@@ -115,7 +115,8 @@ def test_bad_scorers_are_refused_by_the_cli_in_one_line(box, tmp_path):
     for spec, message in ((f"distilled(scorer='{bad}')", "cannot read it"),
                           ("distilled(scorer='/no/such/file.yaml')", "no such file"),
                           (f"distilled(scorer='{three}')", "fitted for 3 players, not the 2")):
-        result = CliRunner().invoke(main_cli, ["play", "-n", "2", "-s", spec, "-s", "greedy", "--json"])
+        result = CliRunner().invoke(main_cli, ["play", "-n", "2", "-s", spec, "-s", "greedy",
+                                               "--json"])
         assert result.exit_code != 0 and message in result.output, result.output
         assert "Traceback" not in result.output
     with pytest.raises(UnknownStrategy, match="no such file"):
