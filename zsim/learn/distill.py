@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from zsim.decisions import Decision
+from zsim.decisions import Decision, Player
 from zsim.learn.policy import (
     Turn,
     features,
@@ -35,6 +35,7 @@ from zsim.learn.policy import (
     zeroed_bots,
     zeroed_values,
 )
+from zsim.rules.lisi import LiSiSeat
 from zsim.strategies.heuristic import HeuristicStrategy, nothing_to_weigh
 from zsim.strategies.search import Driver, play_out
 from zsim.view import PlayerView
@@ -98,7 +99,7 @@ def record(seeds: list[int], scorer: str = "", width: int = 6, deals: int = 2,
     turns: list[Turn] = []
     for seed in seeds:
         seats = [Rollouts(seed * 2 + s, scorer, width, deals, horizon) for s in range(2)]
-        play_game(box, seats, seed)
+        play_game(box, list[Player | LiSiSeat](seats), seed)
         turns.extend(t for s in seats for t in s.turns)
     return turns
 
@@ -162,7 +163,7 @@ def main(argv: list[str] | None = None) -> None:
                                               args.alpha))
     base = HeuristicStrategy().params
     scorer = ScorerFile(
-        n_players=2, rules_digest=rules_digest(load_box(default_box_dir())),
+        n_players=2, rules_digest=rules_digest(load_box(default_box_dir())), width=6,
         phases=fit_scorer(turns, starts, args.alpha, base),
         fitted={"turns": len(turns), "games": args.games, "seed": args.seed,
                 "data": [str(path) for path in args.data],

@@ -245,7 +245,8 @@ def phase_from(coef: np.ndarray, start: int, base: dict[str, float]) -> Phase:
     the module docstring); ``base``: the weights the contributions were measured at."""
     gap = coef[0]
     if gap <= 0:  # the heuristic's own value told nothing: keep it as it is
-        return Phase(from_turns_left=start, weights={c: base[c] for c in CATEGORIES})
+        return Phase(from_turns_left=start, weights={c: base[c] for c in CATEGORIES}, bonus={},
+                     fires=0.0)
     weights = {c: round(max(0.0, base[c] * (1.0 + coef[1 + j] / gap)), DIGITS)
                for j, c in enumerate(CATEGORIES)}
     m0 = 1 + len(CATEGORIES)
