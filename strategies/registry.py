@@ -35,6 +35,7 @@ from zsim.paths import configs_dir
 from zsim.rules.lisi import LiSiSeat
 from zsim.strategies.base import Strategy, UnknownKind
 from zsim.strategies.basic import BasicStrategy
+from zsim.strategies.distilled import DistilledStrategy
 from zsim.strategies.heuristic import PARAMETERS, BotError, HeuristicStrategy, load_bot, load_bots
 from zsim.strategies.human import HumanStrategy
 from zsim.strategies.lookahead import LookaheadStrategy
@@ -52,6 +53,7 @@ BUILT_IN: dict[str, type[Strategy]] = {
     "lookahead": LookaheadStrategy,
     "mcts": MctsStrategy,
     "value": ValueStrategy,
+    "distilled": DistilledStrategy,
 }
 BOTS_DIR = configs_dir("strategies")
 ENTRY_POINT_GROUP = "zsim.strategies"

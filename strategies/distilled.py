@@ -1,0 +1,138 @@
+"""The heuristic with weights learned from playouts: other rates by phase of the game, and a
+bonus per kind of move, at the heuristic's cost.
+
+At a turn question the bot finds the phase of the game its scorer gives for the turns left
+(``zsim.learn.policy``), values every option as the heuristic does with that phase's weights,
+adds the phase's bonus for each option's kind of move (a tuck, each Court action, a Court
+action firing the card below), and plays the best of the heuristic's ``width`` favourites (the
+options the scorer was fitted on). The scorer was fitted so that the option it prefers is the
+one that plays out best (``zsim.learn.distill``): a one-step improvement on the heuristic,
+learned once, with no fork or playout in play. The questions that follow a turn are answered by
+the heuristic with the turn's estimator (so with the phase's weights); every other question by
+the heuristic it extends (``greedy``'s weights unless given others).
+
+``scorer``: the scorer file (by default the one shipped for the game's player count, refused at
+another count; one fitted on other rules plays with a warning). Deterministic given the game
+seed (the heuristic's tie-breaks draw from the view's RNG); it reads nothing but its view.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from zsim.decisions import Decision
+from zsim.strategies import estimates
+from zsim.strategies.estimates.choices import VALUES
+from zsim.strategies.heuristic import (
+    FIRST_QUESTION,
+    STATICS,
+    UNCHANGED,
+    HeuristicStrategy,
+    nothing_to_weigh,
+)
+from zsim.view import PlayerView
+
+if TYPE_CHECKING:
+    from zsim.learn.policy import ScorerFile
+
+_SCORERS: dict[str, ScorerFile] = {}
+_WARNED: set[tuple[str, str]] = set()
+
+
+def scorer_path(n_players: int) -> Path:
+    """The scorer shipped for the base game at ``n_players``."""
+    from zsim.learn.model import MODELS_DIR
+
+    return MODELS_DIR / f"distilled-{n_players}p.yaml"
+
+
+def scorer_for(spec: str, view: PlayerView) -> ScorerFile:
+    """The scorer a game is played with, read once per process and checked against it."""
+    from zsim.learn.model import ModelMismatch, rules_digest
+    from zsim.learn.policy import ScorerError, load_scorer
+
+    n = view.n_players
+    path = spec or str(scorer_path(n))
+    scorer = _SCORERS.get(path)
+    if scorer is None:
+        if not spec and not Path(path).is_file():
+            raise ScorerError(f"no turn scorer is shipped for {n} players ({path}): "
+                              f"distilled is fitted for two-player games only")
+        scorer = _SCORERS[path] = load_scorer(path)
+    if scorer.n_players != n:
+        raise ScorerError(f"scorer file {path}: fitted for {scorer.n_players} players, not "
+                          f"the {n} of this game")
+    digest = rules_digest(view.tables.box)
+    if scorer.rules_digest != digest and (path, digest) not in _WARNED:
+        _WARNED.add((path, digest))
+        warnings.warn(f"scorer file {path}: fitted on other rules than this game's (box "
+                      f"{digest}); its weights are an extrapolation here", ModelMismatch,
+                      stacklevel=2)
+    return scorer
+
+
+class DistilledStrategy(HeuristicStrategy):
+    name = "distilled"
+    description = ("the heuristic with weights and move bonuses learned from playouts, by "
+                   "phase of the game, at the heuristic's cost (parameters: scorer, and "
+                   "heuristic weights)")
+
+    def __init__(self, scorer: str = "", **weights: float) -> None:
+        if scorer and scorer not in _SCORERS:  # a bad file is refused before any game
+            from zsim.learn.policy import load_scorer
+
+            _SCORERS[scorer] = load_scorer(scorer)
+        super().__init__(**weights)
+        self.scorer = str(scorer)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = super().__getstate__()
+        state.pop("_phased", None)  # rebuilt on arrival, like the weights
+        return state
+
+    def _bots(self, scorer: ScorerFile) -> list[HeuristicStrategy]:
+        """A heuristic per phase: this bot's parameters with the phase's weights."""
+        bots = self.__dict__.get("_phased")
+        if bots is None:
+            bots = self.__dict__["_phased"] = [
+                HeuristicStrategy(**{**self.params, **phase.weights}) for phase in scorer.phases]
+        return bots
+
+    def choose_turn(self, view: PlayerView, decision: Decision) -> Any:
+        if nothing_to_weigh(decision):
+            return super().choose_turn(view, decision)
+        from zsim.learn.policy import phase_of, score
+
+        scorer = scorer_for(self.scorer, view)
+        k = phase_of(view.turns_left, [p.from_turns_left for p in scorer.phases])
+        bot, phase = self._bots(scorer)[k], scorer.phases[k]
+        memo = view.memo
+        own = memo.get(STATICS)
+        memo[STATICS] = estimates.statics(view.tables, bot.weights)  # the phase's flat rates
+        shown: dict[Any, float] = {}
+        memo[VALUES] = shown
+        try:  # the phase's heuristic, which keeps its estimator for the questions after it
+            favourite = HeuristicStrategy.choose_turn(bot, view, decision)
+        finally:
+            del memo[VALUES]
+            if own is None:
+                del memo[STATICS]
+            else:
+                memo[STATICS] = own
+        options = decision.options
+        values = [shown.get(o, 0.0) for o in options]
+        scores = score(view, phase, options, values)
+        if 0 < scorer.width < len(options):  # the scorer was fitted on the favourites only
+            kept = set(sorted(range(len(options)), key=lambda i: -values[i])[:scorer.width])
+            scores = [v if i in kept else -math.inf for i, v in enumerate(scores)]
+        best = max(range(len(options)), key=scores.__getitem__)
+        if scores[best] <= scores[options.index(favourite)]:
+            return favourite  # among equals, the heuristic's favourite
+        choice = options[best]
+        memo.pop(UNCHANGED, None)  # the heuristic's hint was for its own favourite
+        if choice[0] == "court" and choice[2] in FIRST_QUESTION:
+            self.unchanged(view, FIRST_QUESTION[choice[2]])
+        return choice

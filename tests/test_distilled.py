@@ -1,0 +1,177 @@
+"""The ``distilled`` bot and its turn scorer: the features of a turn's options, the scorer file's
+checks, the fit, and the bot's games (deterministic, picklable, blind to hidden cards). Tiny
+data: this checks behaviour, not strength (docs/strategies.md measures that)."""
+
+from __future__ import annotations
+
+import pickle
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from tests.test_search_bots import at_turn
+from zsim.cli import main as main_cli
+from zsim.game import play_game
+from zsim.learn.distill import load_turns, main, record, save_turns
+from zsim.learn.model import ModelMismatch, rules_digest
+from zsim.learn.policy import (
+    CATEGORIES,
+    MOVES,
+    Phase,
+    ScorerError,
+    ScorerFile,
+    feature_names,
+    fit_scorer,
+    load_scorer,
+    save_scorer,
+)
+from zsim.strategies.distilled import scorer_path
+from zsim.strategies.heuristic import HeuristicStrategy
+from zsim.strategies.registry import UnknownStrategy, resolve
+
+GREEDY = {k: v for k, v in HeuristicStrategy().params.items() if k in CATEGORIES}
+
+
+def scorer_file(box, tmp_path: Path, phases: list[Phase] | None = None, n_players: int = 2,
+                digest: str | None = None) -> str:
+    """A scorer file of these phases (by default one phase of greedy's weights, no bonus)."""
+    phases = phases or [Phase(from_turns_left=0, weights=GREEDY)]
+    path = tmp_path / f"scorer-{len(list(tmp_path.iterdir()))}.yaml"
+    save_scorer(ScorerFile(n_players=n_players, rules_digest=digest or rules_digest(box),
+                           phases=phases), path)
+    return str(path)
+
+
+def other_phases() -> list[Phase]:
+    """Two phases far from greedy: Walls and tucks early, VP late."""
+    return [Phase(from_turns_left=12, weights={**GREEDY, "walls": 3.0}, bonus={"unify": 2.0},
+                  fires=1.0),
+            Phase(from_turns_left=0, weights={**GREEDY, "vp": 2.5, "palaces": 0.3},
+                  bonus={"elixir": -3.0})]
+
+
+def test_a_scorer_of_greedys_weights_without_bonus_plays_greedys_games(box, tmp_path):
+    # the phase's heuristic is greedy and nothing is added: the bot's games are greedy's,
+    # decision for decision (its valuations leave the view's RNG and memory as they were)
+    path = scorer_file(box, tmp_path)
+    for seed in (3, 4):
+        ours = play_game(box, [resolve(f"distilled(scorer='{path}')"), resolve("greedy")], seed)
+        theirs = play_game(box, [resolve("greedy"), resolve("greedy")], seed)
+        assert ours.decisions == theirs.decisions and ours.scores == theirs.scores
+
+
+def test_other_phases_play_other_turns_and_replay_their_games_after_pickling(box, tmp_path):
+    spec = f"distilled(scorer='{scorer_file(box, tmp_path, other_phases())}')"
+    first = play_game(box, [resolve(spec), resolve("greedy")], 6)
+    again = play_game(box, [pickle.loads(pickle.dumps(resolve(spec))), resolve("greedy")], 6)
+    greedy = play_game(box, [resolve("greedy"), resolve("greedy")], 6)
+    assert first.decisions == again.decisions and first.scores == again.scores
+    assert first.decisions != greedy.decisions
+
+
+@pytest.mark.parametrize("turn", [9, 30])
+def test_it_does_not_see_the_cards_it_cannot_see(box, tmp_path, turn):
+    spec = f"distilled(scorer='{scorer_file(box, tmp_path, other_phases())}')"
+    game = at_turn(box, 2, 6, turn)
+    seat = game.pending().seat
+    tables = [game, game.fork(seat, random.Random(1)), game.fork(seat, random.Random(2))]
+    hidden = [[h for s, h in enumerate(t.state.hands) if s != seat] for t in tables]
+    assert hidden[0] != hidden[1] != hidden[2]  # the cards it cannot see differ
+    choices = []
+    for table in tables:
+        view = table.views[seat]
+        view.rng.seed(11)
+        choices.append(resolve(spec).choose(view, table.pending()))
+    assert choices[0] == choices[1] == choices[2]
+
+
+@pytest.mark.parametrize("text, message", [
+    (b"\xff\xfe not text", "cannot read it as YAML"),
+    (b"phases: [", "cannot read it as YAML"),
+    (b"n_players: 2\nrules_digest: x\n", "phases: Field required"),
+    (b"n_players: 2\nrules_digest: x\nphases:\n- {from_turns_left: 0, weights: {vp: -1}}\n",
+     "a weight is negative"),
+    (b"n_players: 2\nrules_digest: x\nphases:\n- {from_turns_left: 0, weights: {vp: 1}, "
+     b"bonus: {fly: 1}}\n", "unknown weight or move 'fly'"),
+    (b"n_players: 2\nrules_digest: x\nphases:\n- {from_turns_left: 3, weights: {vp: 1}}\n",
+     "must decrease to 0"),
+])
+def test_a_bad_scorer_file_is_one_clear_line_naming_it(tmp_path, text, message):
+    bad = tmp_path / "bad.yaml"
+    bad.write_bytes(text)
+    with pytest.raises(ScorerError, match=message) as raised:
+        load_scorer(bad)
+    assert str(raised.value).startswith(f"scorer file {bad}:")
+    assert "\n" not in str(raised.value)
+
+
+def test_bad_scorers_are_refused_by_the_cli_in_one_line(box, tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("phases: [")
+    three = scorer_file(box, tmp_path, n_players=3)
+    for spec, message in ((f"distilled(scorer='{bad}')", "cannot read it"),
+                          ("distilled(scorer='/no/such/file.yaml')", "no such file"),
+                          (f"distilled(scorer='{three}')", "fitted for 3 players, not the 2")):
+        result = CliRunner().invoke(main_cli, ["play", "-n", "2", "-s", spec, "-s", "greedy",
+                                               "--json"])
+        assert result.exit_code != 0 and message in result.output, result.output
+        assert "Traceback" not in result.output
+    with pytest.raises(UnknownStrategy, match="no such file"):
+        resolve("distilled(scorer='/no/such/file.yaml')")
+
+
+def test_a_scorer_fitted_on_other_rules_plays_with_a_warning(box, tmp_path):
+    path = scorer_file(box, tmp_path, digest="0123456789abcdef")
+    with pytest.warns(ModelMismatch, match="fitted on other rules"):
+        play_game(box, [resolve(f"distilled(scorer='{path}')"), resolve("greedy")], 2)
+
+
+def test_recorded_turns_are_saved_read_back_and_fitted_to_phases(box, tmp_path):
+    # recording plays the heuristic's own game: the same decisions as greedy's mirror
+    turns = record([5], width=3, deals=1, horizon=1)
+    assert turns and all(len(t[2]) == min(3, len(t[0])) for t in turns)
+    x, _, order, worth = turns[0]
+    assert x.shape[1] == len(feature_names()) and order[0] == int(np.argmax(x[:, 0]))
+    assert (x[:, 0] <= 0).all() and np.isfinite(worth).all()
+    save_turns(turns, tmp_path / "turns.npz")
+    again = load_turns(tmp_path / "turns.npz")
+    assert all(np.array_equal(a[0], b[0]) and a[1] == b[1] and np.array_equal(a[3], b[3])
+               for a, b in zip(turns, again, strict=True))
+    phases = fit_scorer(turns, [10, 0], 300.0, GREEDY)
+    assert [p.from_turns_left for p in phases] == [10, 0]
+    assert all(set(p.weights) == set(CATEGORIES) and min(p.weights.values()) >= 0
+               for p in phases)
+
+
+def test_the_fit_reads_a_bonus_the_playouts_show():
+    # made-up turns where a Wall plays out 5 VP better and nothing else matters
+    rng = np.random.default_rng(0)
+    turns = []
+    for _ in range(300):
+        x = np.zeros((6, len(feature_names())))
+        x[:, 0] = -np.sort(rng.random(6) * 3)
+        x[:, 0] -= x[:, 0].max()
+        walls = rng.random(6) < 0.3
+        x[walls, 1 + len(CATEGORIES) + MOVES.index("wall")] = 1.0
+        worth = x[:, 0] + 5.0 * walls + rng.normal(0, 2, 6)
+        turns.append((x, int(rng.integers(0, 31)), np.arange(6), worth))
+    (phase,) = fit_scorer(turns, [0], 1.0, GREEDY)
+    assert phase.bonus["wall"] == pytest.approx(5.0, rel=0.2)
+    assert max(abs(v) for m, v in phase.bonus.items() if m != "wall") < 1.0
+
+
+def test_the_rebuild_command_writes_a_scorer_the_bot_reads(box, tmp_path):
+    out = tmp_path / "s.yaml"
+    main(["--out", str(out), "--games", "1", "--seed", "7", "--alpha", "100",
+          "--width", "2", "--deals", "1", "--horizon", "1"])
+    scorer = load_scorer(out)
+    assert scorer.n_players == 2 and scorer.fitted["games"] == 1
+    play_game(box, [resolve(f"distilled(scorer='{out}')"), resolve("greedy")], 1)
+
+
+def test_the_shipped_scorer_reads():
+    scorer = load_scorer(scorer_path(2))
+    assert scorer.n_players == 2 and len(scorer.phases) >= 1

@@ -1,0 +1,179 @@
+"""Fitting the turn scorer of ``distilled``: turns played out, and the scorer fitted on them.
+
+``Rollouts`` plays as its policy does (the heuristic, or ``distilled`` on a scorer: the one to
+improve) and notes, at each of its turns, the features of every option
+(``zsim.learn.policy.features``) and what the policy's ``width`` favourite options are worth:
+each is tried on the same ``deals`` redeals of the cards the seat cannot see (``view.fork``, so
+it never sees them) and played to the end by the policy in every seat, and its worth is the mean
+final margin (VP less the best other player's). Its own games are the policy's: the deals come
+from an RNG of its own, and every valuation puts the view's RNG and memory back.
+
+Rebuild the shipped scorer (docs/learning.md)::
+
+    python -m zsim.learn.distill --games 400 --jobs 2 --out configs/models/distilled-2p.yaml
+
+``--scorer FILE`` plays (and plays out) with ``distilled`` on that scorer instead of the
+heuristic: a second round, improving on the first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from zsim.decisions import Decision, Player
+from zsim.learn.policy import (
+    Turn,
+    features,
+    fit_coefficients,
+    fit_scorer,
+    gain,
+    zeroed_bots,
+    zeroed_values,
+)
+from zsim.rules.lisi import LiSiSeat
+from zsim.strategies.heuristic import HeuristicStrategy, nothing_to_weigh
+from zsim.strategies.search import Driver, play_out
+from zsim.view import PlayerView
+
+PHASES = (24, 18, 12, 6, 0)  # the turns left at which each phase of the shipped scorer starts
+HORIZON = 0  # playouts run to the end (a short horizon biased the fit: docs/learning.md)
+ALPHA = 300.0  # the ridge penalty (chosen on held-out games, docs/learning.md)
+
+
+def _leave(view: PlayerView, decision: Decision, turns: int) -> None:
+    """Below the option tried, every question goes to the policy."""
+    return None
+
+
+class Rollouts(HeuristicStrategy):
+    """The policy, noting at each turn its options' features and their playout worth (see the
+    module docstring). ``seed`` seeds the deals."""
+
+    name = "rollouts"
+    forks = True  # the engine keeps the snapshots a fork needs
+
+    def __init__(self, seed: int, scorer: str = "", width: int = 6, deals: int = 2,
+                 horizon: int = HORIZON) -> None:
+        super().__init__()
+        from zsim.strategies.distilled import DistilledStrategy
+
+        self.policy: HeuristicStrategy = DistilledStrategy(scorer=scorer) if scorer else \
+            HeuristicStrategy()
+        self.rng = random.Random(seed)
+        self.width, self.deals, self.horizon = width, deals, horizon
+        self.zeroed = zeroed_bots(self.params)
+        self.turns: list[Turn] = []
+
+    def choose_turn(self, view: PlayerView, decision: Decision) -> Any:
+        play = self.policy.choose_turn
+        if nothing_to_weigh(decision):
+            return play(view, decision)
+        judge = HeuristicStrategy(**self.params)
+        values = [v or 0.0 for v in judge.option_values(view, decision)]
+        x = features(view, decision, values, zeroed_values(view, decision, self.zeroed))
+        order = np.argsort(-np.asarray(values), kind="stable")[:self.width]
+        worth = np.zeros(len(order))
+        for _ in range(self.deals):
+            seed = self.rng.getrandbits(64)
+            for j, i in enumerate(order):
+                driver = Driver(view.seat, _leave, self.policy, judge, self.horizon,
+                                first=decision.options[i])
+                worth[j] += play_out(view, random.Random(seed), driver)
+        self.turns.append((x, view.turns_left, order, worth / self.deals))
+        return play(view, decision)
+
+
+def record(seeds: list[int], scorer: str = "", width: int = 6, deals: int = 2,
+           horizon: int = HORIZON) -> list[Turn]:
+    """The turns of ``Rollouts`` in both seats of two-player games, one game per seed."""
+    from zsim.components import load_box
+    from zsim.components.loader import default_box_dir
+    from zsim.game import play_game
+
+    box = load_box(default_box_dir())
+    turns: list[Turn] = []
+    for seed in seeds:
+        seats = [Rollouts(seed * 2 + s, scorer, width, deals, horizon) for s in range(2)]
+        play_game(box, list[Player | LiSiSeat](seats), seed)
+        turns.extend(t for s in seats for t in s.turns)
+    return turns
+
+
+def save_turns(turns: list[Turn], path: Path) -> None:
+    """Recorded turns as one ``.npz`` archive (to fit again without playing again)."""
+    np.savez_compressed(path, x=np.concatenate([t[0] for t in turns]),
+                        n=np.array([len(t[0]) for t in turns]),
+                        left=np.array([t[1] for t in turns]),
+                        order=np.concatenate([t[2] for t in turns]),
+                        k=np.array([len(t[2]) for t in turns]),
+                        worth=np.concatenate([t[3] for t in turns]))
+
+
+def load_turns(path: Path) -> list[Turn]:
+    """The turns ``save_turns`` wrote."""
+    with np.load(path, allow_pickle=False) as d:
+        xs = np.split(d["x"], np.cumsum(d["n"])[:-1])
+        orders = np.split(d["order"], np.cumsum(d["k"])[:-1])
+        worths = np.split(d["worth"], np.cumsum(d["k"])[:-1])
+        return [(x, int(left), o, w) for x, left, o, w in
+                zip(xs, d["left"], orders, worths, strict=True)]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, required=True, help="the scorer file to write")
+    parser.add_argument("--games", type=int, default=400, help="two-player games to record")
+    parser.add_argument("--seed", type=int, default=300000, help="the first game's seed")
+    parser.add_argument("--jobs", type=int, default=1, help="processes recording")
+    parser.add_argument("--scorer", default="", help="play with distilled on this scorer")
+    parser.add_argument("--data", type=Path, nargs="*", default=[],
+                        help="turns recorded before (.npz) to fit on as well")
+    parser.add_argument("--save-data", type=Path, help="keep the recorded turns here (.npz)")
+    parser.add_argument("--alpha", type=float, default=ALPHA, help="the ridge penalty")
+    parser.add_argument("--width", type=int, default=6, help="favourite options played out")
+    parser.add_argument("--deals", type=int, default=2, help="deals per option played out")
+    parser.add_argument("--horizon", type=int, default=HORIZON,
+                        help="own turns a playout runs (0: to the end of the game)")
+    args = parser.parse_args(argv)
+    from joblib import Parallel, delayed
+
+    from zsim.components import load_box
+    from zsim.components.loader import default_box_dir
+    from zsim.learn.model import rules_digest
+    from zsim.learn.policy import ScorerFile, save_scorer
+
+    seeds = list(range(args.seed, args.seed + args.games))
+    chunks = [seeds[i::max(1, args.jobs * 4)] for i in range(max(1, args.jobs * 4))]
+    parts = Parallel(n_jobs=args.jobs)(
+        delayed(record)(c, args.scorer, args.width, args.deals, args.horizon)
+        for c in chunks if c)
+    turns = [t for part in parts for t in part]
+    if args.save_data:
+        save_turns(turns, args.save_data)
+    for path in args.data:
+        turns.extend(load_turns(path))
+    starts = list(PHASES)
+    held = turns[::5]  # every fifth turn held out to check the fit, then all fitted
+    mean, error = gain(held, fit_coefficients([t for i, t in enumerate(turns) if i % 5],
+                                              args.alpha))
+    base = HeuristicStrategy().params
+    scorer = ScorerFile(
+        n_players=2, rules_digest=rules_digest(load_box(default_box_dir())), width=6,
+        phases=fit_scorer(turns, starts, args.alpha, base),
+        fitted={"turns": len(turns), "games": args.games, "seed": args.seed,
+                "data": [str(path) for path in args.data],
+                "policy": args.scorer or "greedy", "alpha": args.alpha, "width": args.width,
+                "deals": args.deals, "horizon": args.horizon,
+                "held_out_gain_vp": round(mean, 3), "held_out_gain_se": round(error, 3)})
+    save_scorer(scorer, args.out)
+    print(f"{len(turns)} turns; held out ({len(held)}): the scorer's favourite plays out "
+          f"{mean:+.2f} VP (± {error:.2f}) against the heuristic's; written to {args.out}")
+
+
+if __name__ == "__main__":
+    main()
