@@ -16,7 +16,7 @@ from zsim.rules.tables import Tables
 from zsim.state import GameState
 
 
-class ScoreAuditError(RuntimeError):
+class ScoreAuditError(Exception):
     """A score sheet that disagrees with the VP scored during the game. ``seat`` is the seat
     with the most VP it did not score (whose strategy is the likely cause), or None when every
     difference is a loss."""
