@@ -285,6 +285,15 @@ def test_a_table_no_game_filled_has_its_columns_and_no_rows(small_run, tmp_path)
     assert all("games" in held and "trajectories" not in held for held in parts)
 
 
+def test_a_short_run_is_cut_so_that_every_worker_has_games(small_run, tmp_path):
+    start_run(SMALL.with_overrides(jobs=2, chunk_size=200), tmp_path / "run")  # 24 games
+    manifest = json.loads((tmp_path / "run" / "run.json").read_text())
+    assert manifest["chunk_size"] == 12 and manifest["sessions"][-1]["workers"] == 2
+    assert batch.chunk_bounds(24, 12) == [(0, 0, 3), (1, 3, 6), (2, 6, 9), (3, 9, 12),
+                                          (4, 12, 15), (5, 15, 18), (6, 18, 21), (7, 21, 24)]
+    assert_same_tables(small_run, tmp_path / "run")
+
+
 def test_tables_do_not_depend_on_jobs_or_chunk_size(small_run, tmp_path):
     start_run(SMALL.with_overrides(jobs=2, chunk_size=7), tmp_path / "two")
     assert_same_tables(small_run, tmp_path / "two")
