@@ -29,6 +29,7 @@ COMPILED = (
     "zsim/records.py",
     "zsim/view.py",
     "zsim/game.py",
+    "zsim/invariants.py",  # checked at the end of every game the engine and the runner play
     *sorted(str(path) for path in Path("zsim/rules").glob("*.py")),
     # the bots' estimates, one module per concern (the package's __init__ only names them)
     *sorted(str(path) for path in Path("zsim/strategies/estimates").glob("*.py")

@@ -42,6 +42,69 @@ def test_invariants_hold_after_every_step_of_random_games(box, n):
         assert result.winners and all(result.ranks[s] == 1 for s in result.winners)
 
 
+def _break(state, t, what: str) -> None:
+    """Break one invariant of a finished 3-player game's state (seat 1's, where a seat)."""
+    p = state.players[1]
+    if what == "officials":
+        p.official_supply[2] += 1
+    elif what == "negative officials":
+        p.officials[0][1] -= 1
+        p.official_supply[1] += 1  # still conserved: only the bound is broken
+    elif what == "governors":
+        p.governors -= 1
+    elif what == "palaces":
+        state.palace_count[3][1] += 1
+    elif what == "walls":
+        p.walls += 1
+    elif what == "soldiers":
+        p.entrance += 1
+    elif what == "unrest":
+        p.unrest[4] = -1
+    elif what == "region":
+        p.tableau[0].extend(range(20))
+    elif what == "workers":
+        p.workers[2] = -1
+    elif what == "alchemists":
+        p.alchemist_supply.clear()  # and those recruited: none of its set is left
+        for region in p.tableau:
+            region[:] = [c for c in region if t.card_type[c] != 3]
+    elif what == "small tokens":
+        state.supply[0] += 1
+    elif what == "large token":
+        p.large[2] += 1
+    elif what == "cards":
+        state.court.append(state.court[0] if state.court else 0)
+    elif what == "wall section":
+        section = next(s for s in state.walls if len(s.slots) > 1)
+        section.slots[:2] = [0, 0]
+
+
+@pytest.mark.parametrize("what, message", [
+    ("officials", "seat 1: officials of type 2 not conserved"),
+    ("negative officials", "seat 1: negative officials"),
+    ("governors", "seat 1: Governors not conserved"),
+    ("palaces", "seat 1: Palaces not conserved"),
+    ("walls", "seat 1: Walls not conserved"),
+    ("soldiers", "seat 1: soldiers not conserved"),
+    ("unrest", "seat 1: Unrest out of range"),
+    ("region", "seat 1: too many cards in a region"),
+    ("workers", "seat 1: negative Workers or tokens"),
+    ("alchemists", "seat 1: Alchemist cards not conserved"),
+    ("small tokens", "small tokens of suit 0 not conserved"),
+    ("large token", "large token of suit 2 not conserved"),
+    ("cards", "Unification cards not conserved"),
+    ("wall section", "a player has two Walls in one section"),
+])
+def test_each_broken_invariant_is_named(box, what, message):
+    game = Game(box, [RandomStrategy() for _ in range(3)], 11)
+    game.play()
+    assert violations(game.state, game.t) == []
+    state = game.state.copy()
+    _break(state, game.t, what)
+    assert message in violations(state, game.t)
+    assert violations(game.state, game.t) == []  # the copy shares nothing with the game
+
+
 def test_the_same_seed_gives_the_identical_game(box):
     def run(seed: int) -> tuple:
         result = play_game(box, [BasicStrategy(), RandomStrategy(), RandomStrategy()], seed,

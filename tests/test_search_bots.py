@@ -45,10 +45,11 @@ def test_zsim_run_plays_2_3_and_4_player_games_alike_with_one_process_or_two(bot
     assert_same_tables(tmp_path / "1", tmp_path / "2")
 
 
-@pytest.mark.parametrize("lineup, chunk", [([MCTS, "random"], batch.SEARCH_CHUNK_SIZE),
-                                           (["basic", "random"], 50)])
+# 9 games on one job: the other lineup's chunk is the job's share, cut in quarters at the end
+@pytest.mark.parametrize("lineup, chunk, step", [([MCTS, "random"], batch.SEARCH_CHUNK_SIZE, 2),
+                                                 (["basic", "random"], 9, 9 // 4)])
 def test_the_progress_bar_moves_every_game_or_two_when_a_search_bot_plays(
-        lineup, chunk, tmp_path, monkeypatch):
+        lineup, chunk, step, tmp_path, monkeypatch):
     bars = []
 
     class Bar:
@@ -64,7 +65,7 @@ def test_the_progress_bar_moves_every_game_or_two_when_a_search_bot_plays(
     experiment = Experiment(games=9, players=[2], strategies=lineup, seed=2, jobs=1,
                             chunk_size=50)
     start_run(experiment, tmp_path / "run", progress=True)
-    assert sum(bars[0].moves) == 9 and max(bars[0].moves) == min(chunk, 9)
+    assert sum(bars[0].moves) == 9 and max(bars[0].moves) == step
     assert json.loads((tmp_path / "run" / "run.json").read_text())["chunk_size"] == chunk
     start_run(experiment.with_overrides(chunk_size=1), tmp_path / "ones")
     assert_same_tables(tmp_path / "run", tmp_path / "ones")  # the same games either way

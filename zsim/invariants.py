@@ -10,14 +10,13 @@ a score sheet any other way (a strategy writing into the game) fail the game.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
 from zsim.rules.tables import Tables
 from zsim.state import GameState
 
 
-class ScoreAuditError(RuntimeError):
+class ScoreAuditError(Exception):
     """A score sheet that disagrees with the VP scored during the game. ``seat`` is the seat
     with the most VP it did not score (whose strategy is the likely cause), or None when every
     difference is a loss."""
@@ -42,57 +41,102 @@ def score_audit(tallies: Sequence[dict[str, int]], ledger: Sequence[dict[str, in
 
 
 def violations(state: GameState, t: Tables) -> list[str]:
-    """Every invariant broken by this state (empty when all hold)."""
+    """Every invariant broken by this state (empty when all hold).
+
+    The runner checks every game it plays, so this is written to cost little beside a game:
+    plain loops, and a message made only for an invariant that is broken."""
     rules, n = t.box.board.rules, state.n
     found: list[str] = []
-
-    def expect(ok: bool, message: str) -> None:
-        if not ok:
-            found.append(message)
-
+    card_type, alchemist_sets = t.card_type, t.alchemist_sets
+    officials_per_type, unrest_cap = rules.officials_per_type, rules.unrest_cap
+    region_card_limit = rules.region_card_limit
+    wall_slots = [section.slots for section in state.walls]
+    spot_slots = [spot.slots for spot in state.mausoleum]
+    # Every Unification card is in one place: decks, hands, the Court, the discard or a tableau
+    # (Alchemist cards, each player's own, are counted apart): as many places as cards, and
+    # each card in one.
+    cards: set[int] = set()
+    places = 0
+    for pile in (*state.decks, *state.hands, state.court, state.discard):
+        cards.update(pile)
+        places += len(pile)
     for p in state.players:
-        who = f"seat {p.seat}"
+        seat = p.seat
         for kind in range(3):
-            on_board = sum(region[kind] for region in p.officials)
-            expect(p.official_supply[kind] + on_board == rules.officials_per_type,
-                   f"{who}: officials of type {kind} not conserved")
-            expect(min(region[kind] for region in p.officials) >= 0,
-                   f"{who}: negative officials")
-        governors = sum(row[p.seat] for row in state.governor_count)
-        expect(p.governors + governors == rules.governors, f"{who}: Governors not conserved")
-        palaces = sum(row[p.seat] for row in state.palace_count)
-        expect(p.palaces + palaces == rules.palaces, f"{who}: Palaces not conserved")
-        walls = sum(w.slots.count(p.seat) for w in state.walls)
-        expect(p.walls + walls == rules.walls, f"{who}: Walls not conserved")
-        placed = sum(spot.slots.count(p.seat) for spot in state.mausoleum)
-        expect(p.soldiers + p.entrance + placed == rules.soldiers,
-               f"{who}: soldiers not conserved")
-        expect(all(spot.slots.count(p.seat) <= 1 for spot in state.mausoleum),
-               f"{who}: two soldiers on one Mausoleum tile")
-        expect(all(0 <= u <= rules.unrest_cap for u in p.unrest), f"{who}: Unrest out of range")
-        expect(all(len(r) <= rules.region_card_limit for r in p.tableau),
-               f"{who}: too many cards in a region")
-        expect(0 <= p.colour < len(t.alchemist_sets), f"{who}: no Alchemist set for its colour")
-        expect(min(p.workers) >= 0 and min(p.tokens) >= 0 and min(p.large) >= 0,
-               f"{who}: negative Workers or tokens")
-        own_set = set(t.alchemist_sets[p.colour])
-        alchemists = [c for c in p.tableau_cards() if t.card_type[c] == 3]
-        held = set(p.alchemist_supply) | set(alchemists)
-        expect(own_set <= held and len(held - own_set) <= 1,
-               f"{who}: Alchemist cards not conserved")
+            on_board = 0
+            lowest = 0
+            for region in p.officials:
+                count = region[kind]
+                on_board += count
+                if count < lowest:
+                    lowest = count
+            if p.official_supply[kind] + on_board != officials_per_type:
+                found.append(f"seat {seat}: officials of type {kind} not conserved")
+            if lowest < 0:
+                found.append(f"seat {seat}: negative officials")
+        governors = 0
+        for row in state.governor_count:
+            governors += row[seat]
+        if p.governors + governors != rules.governors:
+            found.append(f"seat {seat}: Governors not conserved")
+        palaces = 0
+        for row in state.palace_count:
+            palaces += row[seat]
+        if p.palaces + palaces != rules.palaces:
+            found.append(f"seat {seat}: Palaces not conserved")
+        walls = 0
+        for slots in wall_slots:
+            walls += slots.count(seat)
+        if p.walls + walls != rules.walls:
+            found.append(f"seat {seat}: Walls not conserved")
+        placed = 0
+        doubled = False
+        for slots in spot_slots:
+            here = slots.count(seat)
+            placed += here
+            if here > 1:
+                doubled = True
+        if p.soldiers + p.entrance + placed != rules.soldiers:
+            found.append(f"seat {seat}: soldiers not conserved")
+        if doubled:
+            found.append(f"seat {seat}: two soldiers on one Mausoleum tile")
+        if min(p.unrest) < 0 or max(p.unrest) > unrest_cap:
+            found.append(f"seat {seat}: Unrest out of range")
+        alchemists: set[int] = set()
+        crowded = False
+        for region_cards in p.tableau:
+            if len(region_cards) > region_card_limit:
+                crowded = True
+            for card in region_cards:
+                if card_type[card] == 3:
+                    alchemists.add(card)
+                else:
+                    cards.add(card)
+                    places += 1
+        if crowded:
+            found.append(f"seat {seat}: too many cards in a region")
+        if not 0 <= p.colour < len(alchemist_sets):
+            found.append(f"seat {seat}: no Alchemist set for its colour")
+        if min(p.workers) < 0 or min(p.tokens) < 0 or min(p.large) < 0:
+            found.append(f"seat {seat}: negative Workers or tokens")
+        own_set = set(alchemist_sets[p.colour])
+        held = alchemists.union(p.alchemist_supply)
+        if not (own_set <= held and len(held - own_set) <= 1):
+            found.append(f"seat {seat}: Alchemist cards not conserved")
     for suit in range(3):
-        small = state.supply[suit] + sum(p.tokens[suit] for p in state.players)
-        expect(small == rules.small_tokens[n], f"small tokens of suit {suit} not conserved")
-        large = state.large_on_board[suit] + sum(p.large[suit] for p in state.players)
-        expect(large == 1, f"large token of suit {suit} not conserved")
-    cards = Counter(c for deck in state.decks for c in deck)
-    cards.update(c for hand in state.hands for c in hand)
-    cards.update(state.court)
-    cards.update(state.discard)
-    cards.update(c for p in state.players for c in p.tableau_cards() if t.card_type[c] != 3)
-    expect(len(cards) == len(t.box.cards) and max(cards.values()) == 1,
-           "Unification cards not conserved")
-    for section in state.walls:
-        expect(len(set(s for s in section.slots if s >= 0)) == sum(
-            1 for s in section.slots if s >= 0), "a player has two Walls in one section")
+        small = state.supply[suit]
+        large = state.large_on_board[suit]
+        for p in state.players:
+            small += p.tokens[suit]
+            large += p.large[suit]
+        if small != rules.small_tokens[n]:
+            found.append(f"small tokens of suit {suit} not conserved")
+        if large != 1:
+            found.append(f"large token of suit {suit} not conserved")
+    if not len(cards) == places == len(t.box.cards):
+        found.append("Unification cards not conserved")
+    for slots in wall_slots:
+        builders = [s for s in slots if s >= 0]
+        if len(set(builders)) != len(builders):
+            found.append("a player has two Walls in one section")
     return found

@@ -50,7 +50,10 @@ def array(values: list[Any], kind: pa.DataType, repeat: np.ndarray | None = None
     validity = None
     if None in values:
         validity = _bitmap(spread(np.array([value is not None for value in values])))
-        values = [dtype.type(0) if value is None else value for value in values]
+        # a plain zero of the column's kind in the nulls' place: numpy's own scalars would make
+        # np.array a slow, element-by-element conversion
+        zero = dtype.type(0).item()
+        values = [zero if value is None else value for value in values]
     data = np.array(values)
     if not np.can_cast(data.dtype, dtype, "same_kind"):
         raise TypeError(f"a {kind} column holds {data.dtype} values")

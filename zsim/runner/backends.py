@@ -60,7 +60,8 @@ def using(name: str, jobs: int, scheduler: str | None = None) -> Iterator[Pool]:
     Python, so threads would share one GIL).
     """
     if name == LOCAL:
-        size = effective_n_jobs(jobs)
+        size = workers(name, jobs)
+        assert size is not None
         yield Pool(size, partial(processes.play, workers=size))
         return
     connect = _dask().Client  # imported only for Dask runs
@@ -74,6 +75,14 @@ def using(name: str, jobs: int, scheduler: str | None = None) -> Iterator[Pool]:
             client = stack.enter_context(connect(stack.enter_context(local_cluster(jobs))))
         stack.enter_context(parallel_config(backend="dask", n_jobs=-1))
         yield Pool(sum(client.nthreads().values()), _play_on_dask)
+
+
+def workers(name: str, jobs: int, scheduler: str | None = None) -> int | None:
+    """The processes that ``using`` gives a run, or None where a Dask scheduler's workers
+    decide it."""
+    if name == LOCAL:
+        return int(effective_n_jobs(jobs))
+    return jobs if jobs > 0 and not scheduler else None
 
 
 def _dask() -> ModuleType:

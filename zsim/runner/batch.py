@@ -140,11 +140,17 @@ def _start(out: Path, experiment: Experiment, context: RunContext, source: str,
 
 
 def chunk_size(experiment: Experiment, context: RunContext) -> int:
-    """Games per chunk: the experiment's, and at most ``SEARCH_CHUNK_SIZE`` when the lineup
-    has a search bot (a strategy that forks)."""
+    """Games per chunk: the experiment's; at most a worker's share of the games, so that a
+    short run keeps every worker busy; and at most ``SEARCH_CHUNK_SIZE`` when the lineup has
+    a search bot (a strategy that forks). The size is recorded in run.json: a resume cuts
+    the run as its start did, whatever jobs it is given."""
+    size = experiment.chunk_size
+    workers = backends.workers(experiment.backend, experiment.jobs, experiment.scheduler)
+    if workers is not None:
+        size = min(size, max(1, -(-experiment.games // workers)))
     if any_forks(list(context.strategies.values())):
-        return min(experiment.chunk_size, SEARCH_CHUNK_SIZE)
-    return experiment.chunk_size
+        return min(size, SEARCH_CHUNK_SIZE)
+    return size
 
 
 def resume_run(out: Path, *, jobs: int | None = None, backend: str | None = None,

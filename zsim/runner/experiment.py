@@ -52,7 +52,7 @@ class Experiment(BaseModel):
     seed: int = Field(0, ge=0)
     variants: dict[str, str] = Field(default_factory=dict)
     box: str | None = None
-    chunk_size: int = Field(50, ge=1)
+    chunk_size: int = Field(200, ge=1)
     jobs: int = -1
     backend: Literal["local", "dask"] = "local"
     scheduler: str | None = None

@@ -92,10 +92,12 @@ def consolidate(out: Path, indices: list[int],
     """
     names = (*TABLES, *recorded)
     schemas: dict[str, list[pa.Schema]] = {name: [] for name in names}
+    holding: dict[str, list[int]] = {name: [] for name in names}  # the chunks with that part
     failures = []
     for index in indices:
         for name, part in chunkfile.read_parts(chunkfile.path(out, index)).items():
             if name in schemas:
+                holding[name].append(index)
                 schema = pa.ipc.open_stream(part).schema
                 if not any(schema.equals(seen) for seen in schemas[name]):
                     schemas[name].append(schema)  # chunks mostly repeat one schema
@@ -107,7 +109,7 @@ def consolidate(out: Path, indices: list[int],
         pool = ThreadPoolExecutor(max_workers=2)
         try:
             for done in [pool.submit(_merge, out, name, unified_schema(name, schemas[name]),
-                                     indices, temporary[out / f"{name}.parquet"], observe)
+                                     holding[name], temporary[out / f"{name}.parquet"], observe)
                          for name in names]:
                 done.result()
         finally:  # on an error or Ctrl-C too, no table may be written after the clean-up below
@@ -115,8 +117,8 @@ def consolidate(out: Path, indices: list[int],
         with open(temporary[out / FAILURES], "wb") as merged:
             for part in failures:
                 merged.write(part)
-        for tmp in temporary.values():
-            _sync_file(tmp)
+            merged.flush()
+            os.fsync(merged.fileno())
     except BaseException as error:
         for tmp in temporary.values():
             tmp.unlink(missing_ok=True)
@@ -138,6 +140,9 @@ def _sync_file(path: Path) -> None:
 
 def _merge(out: Path, name: str, schema: pa.Schema, indices: list[int], tmp: Path,
            observe: Callable[[str, pa.Table], None] | None) -> None:
+    """Write the table ``name`` of the chunks ``indices`` (those that have it; none gives a file
+    of the table's columns without rows) to ``tmp``, and flush it to the disk there, in the
+    merging thread: the wait for the disk overlaps the other thread's merging."""
     with pq.ParquetWriter(tmp, schema) as parquet:
         group: list[pa.Table] = []
         size = 0
@@ -151,6 +156,7 @@ def _merge(out: Path, name: str, schema: pa.Schema, indices: list[int], tmp: Pat
                 group, size = [], 0
         if group:
             parquet.write_table(pa.concat_tables(group))
+    _sync_file(tmp)
 
 
 def drop_chunks(out: Path) -> None:
