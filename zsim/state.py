@@ -180,21 +180,6 @@ class PlayerState:
                 and self.master_taken == other.master_taken and self.seat == other.seat
                 and self.colour == other.colour)
 
-    def same(self, other: PlayerState) -> bool:
-        """Equal to ``other`` in every field (a cheap test before copying again); the fields
-        that change most often are compared first."""
-        return (self.tokens == other.tokens and self.officials == other.officials
-                and self.workers == other.workers and self.unrest == other.unrest
-                and self.tableau == other.tableau and self.vp == other.vp
-                and self.stats == other.stats and self.large == other.large
-                and self.official_supply == other.official_supply
-                and self.alchemist_supply == other.alchemist_supply
-                and self.emperor == other.emperor and self.ship == other.ship
-                and self.entrance == other.entrance and self.soldiers == other.soldiers
-                and self.governors == other.governors and self.palaces == other.palaces
-                and self.walls == other.walls and self.master_taken == other.master_taken
-                and self.seat == other.seat and self.colour == other.colour)
-
     @property
     def vp_in_game(self) -> int:
         return sum(self.vp.values())
@@ -361,8 +346,9 @@ class GameState:
 
         ``only_hand``: copy that seat's hand alone, and no deck (the other hands and the decks
         are left empty): what that seat may be shown. ``players``: copies of the player boards
-        made already. ``previous``, an earlier copy of this state, lends the new one its player
-        boards, Wall sections, Mausoleum spots and lists that still equal this state's (testing
+        made already (else the boards are copied whole). ``previous``, an earlier copy of this
+        state, lends the new one its Wall sections, Mausoleum spots, hands and lists that still
+        equal this state's (testing
         is cheaper than copying, and most are equal between two questions): whoever holds both
         copies sees the same objects in them, so a seat's view lends it only its own copies."""
         other = GameState(self.n, blank=True)
@@ -370,19 +356,15 @@ class GameState:
         other.stage = self.stage
         other.step = self.step
         q = previous
-        if players is not None:
+        if players is not None:  # a seat's view passes its own (``PlayerState.shown``)
             other.players = players
-        elif q is None:
+        else:
             other.players = [p.copy() for p in self.players]
-        else:  # by index, not zip(): the compiled loop then makes no tuple per pair
-            mine, olds = self.players, q.players
-            _same_length(mine, olds)
-            other.players = [olds[i] if olds[i].same(mine[i]) else mine[i].copy()
-                             for i in range(len(mine))]
         if q is None:
             other.walls = [w.copy() for w in self.walls]
             other.mausoleum = [m.copy() for m in self.mausoleum]
         else:
+            # by index, not zip(): the compiled loop then makes no tuple per pair
             walls, old_walls = self.walls, q.walls
             _same_length(walls, old_walls)
             other.walls = [old_walls[i] if old_walls[i].same(walls[i]) else walls[i].copy()
