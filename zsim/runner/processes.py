@@ -248,8 +248,9 @@ def _serve(payload: Any, out: Path, conn: Connection, beats: Any, slot: int,
             return
         try:
             conn.send(("done", worker.play_to_disk(context, out, *task)))
-        except BaseException as error:  # to be raised in the run's process
+        except BaseException as error:  # to be raised in the run's process, which then stops:
             conn.send(("error", _sendable(error)))
+            return  # a chunk already sent would be played for nothing, and played again later
 
 
 def _sendable(error: BaseException) -> BaseException:
