@@ -27,7 +27,7 @@ from zsim.strategies import estimates
 from zsim.strategies.base import Strategy
 from zsim.strategies.estimates import WEIGHTS, choices, turn
 from zsim.strategies.estimates.choices import VALUES, best
-from zsim.view import PlayerView
+from zsim.view import SHARED_READERS, PlayerView
 from zsim.yamlload import safe_load
 
 if TYPE_CHECKING:
@@ -350,3 +350,8 @@ class HeuristicStrategy(Strategy):
     def choose_start_tile(self, view: PlayerView, decision: Decision) -> Any:
         options = decision.options
         return best(view, options, choices.start_tile(view, self.estimator(view), options))
+
+
+# Its questions only read the table (``Estimator`` and the rules' queries write to nothing of
+# it): its seats are shown the table itself, not a copy made at each question.
+SHARED_READERS.add(HeuristicStrategy)

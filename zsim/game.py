@@ -50,7 +50,7 @@ from zsim.rules.hidden import redeal, starting_deal
 from zsim.rules.lisi import LiSiSeat
 from zsim.rules.tables import Tables, compile_tables
 from zsim.state import GameState, PlayerState, Stage
-from zsim.view import PLAYING, PlayerView, lisi_card, public_tables
+from zsim.view import PLAYING, SHARED_READERS, PlayerView, lisi_card, public_tables
 
 if TYPE_CHECKING:
     from zsim.decisions import Player
@@ -357,6 +357,11 @@ class Game:
         if strategy is None or isinstance(strategy, (LiSiSeat, Departed)):
             return self.t
         return public_tables(self.t, strategy)
+
+    def shares_table(self, seat: int) -> bool:
+        """Is ``seat``'s strategy shown the table itself rather than a copy? Only a built-in bot
+        that never writes to it, by its exact class (``zsim.view.SHARED_READERS``)."""
+        return type(self._seats().strategies[seat]) in SHARED_READERS
 
     def _check_seat(self, seat: Any, what: str) -> None:
         if type(seat) is not int or not 0 <= seat < self.n:

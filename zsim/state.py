@@ -421,6 +421,41 @@ class GameState:
         other.lisi = self.lisi.copy() if self.lisi is not None else None
         return other
 
+    def shared(self, seat: int) -> GameState:
+        """This state as ``seat`` may see it, made of this state's own public parts (nothing is
+        copied): the other hands and the decks are empty lists, and Li Si's hidden action deck
+        is left out of a copy of his pieces. For readers that never write, whom a copy of the
+        table at each of their questions would cost more than their own thinking
+        (``zsim.view.SHARED_READERS``): the parts change as the game goes on."""
+        other = GameState(self.n, blank=True)
+        other.round = self.round
+        other.stage = self.stage
+        other.step = self.step
+        other.players = self.players
+        other.walls = self.walls
+        other.mausoleum = self.mausoleum
+        other.hands = [h if s == seat else [] for s, h in enumerate(self.hands)]
+        other.decks = [[], [], []]
+        other.court_free = self.court_free
+        other.supply = self.supply
+        other.large_on_board = self.large_on_board
+        other.court = self.court
+        other.discard = self.discard
+        other.palace_tiles = self.palace_tiles
+        other.palace_count = self.palace_count
+        other.governor_slots = self.governor_slots
+        other.governor_count = self.governor_count
+        other.master_available = self.master_available
+        other.turn_order = self.turn_order
+        other.marker_column = self.marker_column
+        other.reward_board = self.reward_board
+        lisi = self.lisi
+        if lisi is not None:
+            lisi = lisi.copy()
+            lisi.deck = []
+        other.lisi = lisi
+        return other
+
 
 def _same_length(mine: list, earlier: list) -> None:
     """An earlier copy lends parts to a copy of the same game only (``GameState.copy``)."""

@@ -7,7 +7,8 @@ records). Each part is copied when first read in a decision (the seat's board al
 the hand alone for ``hand``, every board for ``players``, the whole table for ``board``) and
 shared by what the strategy reads in that decision; nothing of it is
 shared with the game nor with another seat, so a strategy that writes into it changes what it
-alone sees. The helpers below compute from the game and return fresh numbers and lists.
+alone sees. The exception is a built-in bot that only reads (``SHARED_READERS``, by exact
+class): its seat is shown the table itself, the hidden cards left out. The helpers below compute from the game and return fresh numbers and lists.
 ``tables`` is the strategy's own copy of the box (``public_tables``), never the engine's.
 ``fork`` gives the seat a game to search: a copy with every hidden card redealt at random.
 
@@ -32,7 +33,7 @@ from zsim.components import Box
 from zsim.components.schema import LiSiCard
 from zsim.decisions import Table
 from zsim.rules import effects, turn
-from zsim.rules.hidden import seat_copy
+from zsim.rules.hidden import seat_copy, seat_window
 from zsim.rules.tables import Tables, build_tables
 from zsim.state import GameState, MausoleumSpot, PlayerState, WallSection
 
@@ -43,6 +44,8 @@ class Host(Table, Protocol):
 
     token: int  # the game's number in ``PLAYING``
     consults: int  # strategy calls and outside answers so far: a view copies once per each
+
+    def shares_table(self, seat: int) -> bool: ...
 
     @property
     def log(self) -> list[str] | None: ...
@@ -57,6 +60,13 @@ class Host(Table, Protocol):
 # The games the engine is playing now, by their number: where a seat's view finds its game.
 PLAYING: Final[dict[int, Host]] = {}
 
+# The strategy classes whose seats are shown the table itself rather than a copy of it: the
+# built-in bots that only read it (each adds its own class, by exact type: a subclass, which
+# may write, is shown copies). Copying the table at every question cost the heuristic bots
+# more than their rules engine; tests/test_shared_views.py plays every built-in bot of this
+# set at every player count and checks that none of its questions changes the game.
+SHARED_READERS: Final[set[type]] = set()
+
 
 class NotPlaying(Exception):
     """A seat's view read while its game is not being played."""
@@ -66,7 +76,7 @@ class PlayerView:
     """One seat's view of one game (see the module docstring)."""
 
     __slots__ = ("_at", "_board", "_hand", "_last", "_me", "_memo", "_owner", "_players", "_rng",
-                 "_rng_shared", "_shown", "_tables", "_token", "seat")
+                 "_rng_shared", "_shares", "_shown", "_tables", "_token", "seat")
 
     def __init__(self, token: int, seat: int, rng: random.Random,
                  memo: dict[Any, Any] | None = None, owner: Host | None = None) -> None:
@@ -90,6 +100,9 @@ class PlayerView:
         # shown again rather than copied (whatever the seat did to it, no other seat sees it)
         self._shown: list[PlayerState | None] = []
         self._last: GameState | None = None
+        # shown the table itself (SHARED_READERS): 1 yes, 0 no, -1 not asked yet; a program's
+        # view of a game it holds is always a copy
+        self._shares = -1 if owner is None else 0
 
     @property
     def rng(self) -> random.Random:
@@ -133,7 +146,22 @@ class PlayerView:
         if self._at != game.consults:
             self._at = game.consults
             self._me = self._players = self._hand = self._board = None
+            shares = self._shares
+            if shares < 0:
+                shares = self._shares = int(game.shares_table(self.seat))
+            if shares:
+                self._share(game)
         return game
+
+    def _share(self, game: Host) -> None:
+        """This decision's parts for a seat shown the table itself (``SHARED_READERS``): the
+        state's own public parts, and its own hand; never another hand nor a deck."""
+        lisi = game.state.lisi
+        card = lisi_card(lisi.card, game.t, self.tables) if lisi is not None else None
+        board = self._board = seat_window(game.state, self.seat, card)
+        self._players = board.players
+        self._me = board.players[self.seat]
+        self._hand = board.hands[self.seat]
 
     def fork(self, rng: random.Random | None = None) -> Any:
         """A copy of the game at this decision for this seat to search: every card it cannot

@@ -92,8 +92,8 @@ class Seat(Valuer):
     def refresh(self) -> None:
         """Re-read the fast-moving state (Officials, Workers, Unrest, cards, supplies) and drop
         everything computed from it, keeping the slow tables. Used within one turn, where only
-        this player's own moves happen. The view's table is a copy made for each decision, so
-        this decision's copy is read."""
+        this player's own moves happen. The view's table is made anew for each decision (a copy,
+        or for the built-in heuristic the table itself), so this decision's is read."""
         self.p = p = self.view.me
         self.board = self.view.board
         self.missing = [(not o[0]) + (not o[1]) + (not o[2]) for o in p.officials]

@@ -41,6 +41,16 @@ def seat_copy(state: GameState, seat: int, players: list[PlayerState] | None = N
     return other
 
 
+def seat_window(state: GameState, seat: int, lisi_card: LiSiCard | None = None) -> GameState:
+    """The state as ``seat`` sees it, made of the state's own public parts (``GameState.shared``):
+    what a seat whose strategy only reads is shown (``zsim.view.SHARED_READERS``). The hidden
+    cards are left out as in ``seat_copy``; ``lisi_card`` as there."""
+    other = state.shared(seat)
+    if other.lisi is not None and lisi_card is not None:
+        other.lisi.card = lisi_card
+    return other
+
+
 def redeal(state: GameState, t: Tables, seat: int, rng: random.Random,
            earlier: GameState | None = None) -> None:
     """Redeal, in place and with ``rng``, every card ``seat`` cannot see, consistently with
