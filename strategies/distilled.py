@@ -26,13 +26,8 @@ from typing import TYPE_CHECKING, Any
 from zsim.decisions import Decision
 from zsim.strategies import estimates
 from zsim.strategies.estimates.choices import VALUES
-from zsim.strategies.heuristic import (
-    FIRST_QUESTION,
-    STATICS,
-    UNCHANGED,
-    HeuristicStrategy,
-    nothing_to_weigh,
-)
+from zsim.strategies.estimates.questions import STATICS, UNCHANGED
+from zsim.strategies.heuristic import FIRST_QUESTION, HeuristicStrategy, nothing_to_weigh
 from zsim.view import PlayerView
 
 if TYPE_CHECKING:

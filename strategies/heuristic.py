@@ -24,19 +24,16 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from zsim.decisions import Decision
 from zsim.strategies import estimates
-from zsim.strategies.base import Strategy
+from zsim.strategies.base import METHODS, Strategy
 from zsim.strategies.estimates import WEIGHTS, choices, turn
 from zsim.strategies.estimates.choices import VALUES, best
+from zsim.strategies.estimates.questions import TURN, UNCHANGED, begin, current
 from zsim.view import SHARED_READERS, PlayerView
 from zsim.yamlload import safe_load
 
 if TYPE_CHECKING:
     from zsim.strategies.estimates import Estimator
 
-TURN, CURRENT, UNCHANGED = "heuristic.turn", "heuristic.current", "heuristic.unchanged"
-STATICS = "heuristic.statics"  # this game's flat-rate values for this bot's weights
-FRESH = frozenset({"turn", "start_tile", "reward", "unlock", "discard_token",  # new estimator
-                   "lisi_soldier"})
 FIRST_QUESTION = {0: "recruit", 1: "hire", 3: "palace", 4: "governor", 5: "wall"}
 DEFAULT_PATIENCE = 0.5
 
@@ -155,25 +152,16 @@ class HeuristicStrategy(Strategy):
         self.weights = estimates.Weights(self.params)
 
     def choose(self, view: PlayerView, decision: Decision) -> Any:
-        """Decide, sharing one estimator across the decisions of one turn.
-
-        A turn is weighed with a fresh estimator; the questions that follow it in the same turn
-        (the Court action's sub-choices, abilities, soldiers) reuse it, after a ``refresh`` of
-        the fast-moving state unless nothing changed since the previous question. A turn,
-        Phase 3 or setup question starts afresh.
-        """
-        memo = view.memo
+        """Decide, sharing one estimator across the decisions of one turn
+        (``zsim.strategies.estimates.questions``)."""
         kind = decision.kind
-        turn = memo.get(TURN)
-        if kind in FRESH or turn is None or turn[0] != view.round:
-            memo.pop(TURN, None)
-            memo[CURRENT] = None
-        else:
-            est = turn[1]
-            if memo.pop(UNCHANGED, None) != kind:
-                est.refresh()
-            memo[CURRENT] = est
-        return super().choose(view, decision)
+        begin(view, kind)
+        # ``Strategy.choose``'s dispatch, here rather than through ``super()``: one Python call
+        # less at each question of the bots the main job plays
+        method = getattr(self, METHODS[kind], None)
+        if method is None:
+            return self.default(view, decision)
+        return method(view, decision)
 
     def option_values(self, view: PlayerView, decision: Decision) -> list[float | None]:
         """What this bot thinks each option is worth (for the game viewer): the decision is
@@ -199,14 +187,8 @@ class HeuristicStrategy(Strategy):
         return view.memo.setdefault(VALUES, {})
 
     def estimator(self, view: PlayerView) -> Estimator:
-        """This decision's estimator (see ``choose``)."""
-        est = view.memo.get(CURRENT)
-        if est is None:
-            st = view.memo.get(STATICS)
-            if st is None:
-                st = view.memo[STATICS] = estimates.statics(view.tables, self.weights)
-            est = view.memo[CURRENT] = estimates.Estimator(view, self.weights, st)
-        return est
+        """This decision's estimator (``zsim.strategies.estimates.questions.current``)."""
+        return current(view, self.weights)
 
     @staticmethod
     def unchanged(view: PlayerView, kind: str) -> None:
@@ -219,7 +201,7 @@ class HeuristicStrategy(Strategy):
         options = decision.options
         if nothing_to_weigh(decision):
             return options[view.rng.randrange(len(options))]
-        est = self.estimator(view)
+        est = current(view, self.weights)
         choice = turn.best_turn(view, est, options)
         view.memo[TURN] = (view.round, est)
         if choice[0] == "court" and choice[2] in FIRST_QUESTION:
@@ -230,67 +212,68 @@ class HeuristicStrategy(Strategy):
 
     def choose_recruit(self, view: PlayerView, decision: Decision) -> Any:
         options = decision.options
-        return best(view, options, choices.recruit(self.estimator(view), options))
+        return best(view, options, choices.recruit(current(view, self.weights), options))
 
     def choose_hire(self, view: PlayerView, decision: Decision) -> Any:
         options = decision.options
-        return best(view, options, choices.hire(self.estimator(view), options))
+        return best(view, options, choices.hire(current(view, self.weights), options))
 
     def choose_palace(self, view: PlayerView, decision: Decision) -> Any:
         options, free = decision.options, bool(decision.context.get("free"))
-        return best(view, options, choices.palace(self.estimator(view), options, free))
+        return best(view, options, choices.palace(current(view, self.weights), options, free))
 
     def choose_palace_worker(self, view: PlayerView, decision: Decision) -> Any:
         options = decision.options
-        return best(view, options, choices.palace_worker(self.estimator(view), options))
+        return best(view, options, choices.palace_worker(current(view, self.weights), options))
 
     def choose_palace_tile(self, view: PlayerView, decision: Decision) -> Any:
         options, region = decision.options, decision.context["region"]
         return best(view, options,
-                    choices.palace_tile(view, self.estimator(view), options, region))
+                    choices.palace_tile(view, current(view, self.weights), options, region))
 
     def choose_large_token(self, view: PlayerView, decision: Decision) -> Any:
         options = decision.options
-        return best(view, options, choices.large_token(self.estimator(view), options))
+        return best(view, options, choices.large_token(current(view, self.weights), options))
 
     def choose_governor(self, view: PlayerView, decision: Decision) -> Any:
         options, free = decision.options, bool(decision.context.get("free"))
-        return best(view, options, choices.governor(self.estimator(view), options, free))
+        return best(view, options, choices.governor(current(view, self.weights), options, free))
 
     def choose_governor_slot(self, view: PlayerView, decision: Decision) -> Any:
         options, region = decision.options, decision.context["region"]
         return best(view, options,
-                    choices.governor_slot(view, self.estimator(view), options, region))
+                    choices.governor_slot(view, current(view, self.weights), options, region))
 
     def choose_bonus(self, view: PlayerView, decision: Decision) -> Any:
         options, ability = decision.options, decision.context["ability"]
-        return best(view, options, choices.bonus(view, self.estimator(view), options, ability))
+        est = current(view, self.weights)
+        return best(view, options, choices.bonus(view, est, options, ability))
 
     def choose_wall(self, view: PlayerView, decision: Decision) -> Any:
         options, free = decision.options, bool(decision.context.get("free"))
-        choice = best(view, options, choices.wall(self.estimator(view), options, free))
+        choice = best(view, options, choices.wall(current(view, self.weights), options, free))
         if not free:  # the Workers are chosen next, before anything changes
             self.unchanged(view, "wall_workers")
         return choice
 
     def choose_wall_workers(self, view: PlayerView, decision: Decision) -> Any:
         options = decision.options
-        return best(view, options, choices.wall_workers(self.estimator(view), options))
+        return best(view, options, choices.wall_workers(current(view, self.weights), options))
 
     def choose_emperor(self, view: PlayerView, decision: Decision) -> Any:
         options = decision.options
-        return best(view, options, choices.emperor(view, self.estimator(view), options))
+        return best(view, options, choices.emperor(view, current(view, self.weights), options))
 
     def choose_elixir(self, view: PlayerView, decision: Decision) -> Any:
         options = decision.options
-        return best(view, options, choices.elixir(self.estimator(view), options))
+        return best(view, options, choices.elixir(current(view, self.weights), options))
 
     def choose_master(self, view: PlayerView, decision: Decision) -> Any:
         options = decision.options
-        return best(view, options, choices.master(view, self.estimator(view), options))
+        return best(view, options, choices.master(view, current(view, self.weights), options))
 
     def choose_activate(self, view: PlayerView, decision: Decision) -> Any:
-        options, values = choices.activations(self.estimator(view), decision.options)
+        options, values = choices.activations(current(view, self.weights), decision.options)
         choice = best(view, options, values)
         if isinstance(choice, tuple) and choice[0] == "ability":
             self.unchanged(view, "ability_option")  # its alternative is asked before it resolves
@@ -300,48 +283,49 @@ class HeuristicStrategy(Strategy):
 
     def choose_ability_option(self, view: PlayerView, decision: Decision) -> Any:
         options = decision.options
-        return best(view, options, choices.ability_option(view, self.estimator(view), options,
-                                                          decision.context))
+        est = current(view, self.weights)
+        return best(view, options, choices.ability_option(view, est, options, decision.context))
 
     def choose_region(self, view: PlayerView, decision: Decision) -> Any:
         options, effect = decision.options, decision.context.get("effect")
-        return best(view, options, choices.region(view, self.estimator(view), options, effect))
+        est = current(view, self.weights)
+        return best(view, options, choices.region(view, est, options, effect))
 
     def choose_official(self, view: PlayerView, decision: Decision) -> Any:
         options, region = decision.options, decision.context["region"]
-        return best(view, options, choices.official(self.estimator(view), options, region))
+        return best(view, options, choices.official(current(view, self.weights), options, region))
 
     def choose_token(self, view: PlayerView, decision: Decision) -> Any:
         options = decision.options
-        return best(view, options, choices.token(self.estimator(view), options))
+        return best(view, options, choices.token(current(view, self.weights), options))
 
     def choose_move_official(self, view: PlayerView, decision: Decision) -> Any:
         options = decision.options
-        return best(view, options, choices.move_official(self.estimator(view), options))
+        return best(view, options, choices.move_official(current(view, self.weights), options))
 
     def choose_move_worker(self, view: PlayerView, decision: Decision) -> Any:
         options = decision.options
-        return best(view, options, choices.move_worker(self.estimator(view), options))
+        return best(view, options, choices.move_worker(current(view, self.weights), options))
 
     def choose_reset_unrest(self, view: PlayerView, decision: Decision) -> Any:
         options = decision.options
-        return best(view, options, choices.reset_unrest(view, self.estimator(view), options))
+        return best(view, options, choices.reset_unrest(view, current(view, self.weights), options))
 
     def choose_place_alchemist(self, view: PlayerView, decision: Decision) -> Any:
         options = decision.options
-        return best(view, options, choices.place_alchemist(self.estimator(view), options))
+        return best(view, options, choices.place_alchemist(current(view, self.weights), options))
 
     def choose_soldier(self, view: PlayerView, decision: Decision) -> Any:
         options = decision.options
-        return best(view, options, choices.soldier(self.estimator(view), options))
+        return best(view, options, choices.soldier(current(view, self.weights), options))
 
     def choose_reward(self, view: PlayerView, decision: Decision) -> Any:
         context = decision.context
-        return choices.reward(view, self.estimator(view), context["reward"], context["suit"])
+        return choices.reward(view, current(view, self.weights), context["reward"], context["suit"])
 
     def choose_unlock(self, view: PlayerView, decision: Decision) -> Any:
         options = decision.options
-        return best(view, options, choices.unlock(view, self.estimator(view), options))
+        return best(view, options, choices.unlock(view, current(view, self.weights), options))
 
     def choose_discard_token(self, view: PlayerView, decision: Decision) -> Any:
         tokens = view.me.tokens
@@ -349,7 +333,7 @@ class HeuristicStrategy(Strategy):
 
     def choose_start_tile(self, view: PlayerView, decision: Decision) -> Any:
         options = decision.options
-        return best(view, options, choices.start_tile(view, self.estimator(view), options))
+        return best(view, options, choices.start_tile(view, current(view, self.weights), options))
 
 
 # Its questions only read the table (``Estimator`` and the rules' queries write to nothing of

@@ -5,10 +5,11 @@ public state, the player's own hand, and no other hand nor any deck (their sizes
 ``hand_backs``, ``deck_sizes``), and no player's activity counters (``stats``, the runner's
 records). Each part is copied when first read in a decision (the seat's board alone for ``me``,
 the hand alone for ``hand``, every board for ``players``, the whole table for ``board``) and
-shared by what the strategy reads in that decision; nothing of it is
-shared with the game nor with another seat, so a strategy that writes into it changes what it
-alone sees. The exception is a built-in bot that only reads (``SHARED_READERS``, by exact
-class): its seat is shown the table itself, the hidden cards left out. The helpers below compute from the game and return fresh numbers and lists.
+shared by what the strategy reads in that decision; nothing of it is shared with the game nor
+with another seat, so a strategy that writes into it changes what it alone sees. The exception
+is a built-in bot that only reads (``SHARED_READERS``, by exact class): its seat is shown the
+table itself, the hidden cards left out. The helpers below compute from the game and return
+fresh numbers and lists.
 ``tables`` is the strategy's own copy of the box (``public_tables``), never the engine's.
 ``fork`` gives the seat a game to search: a copy with every hidden card redealt at random.
 
