@@ -106,3 +106,16 @@ def test_at_the_end_of_a_run_a_worker_holds_one_chunk_at_a_time():
     crew._crew[1].tasks.popleft()
     crew._hand_out()
     assert [len(w.tasks) for w in crew._crew] == [1, 1] and len(crew._queue) == 1
+
+
+def test_a_lone_worker_holds_the_next_chunk_to_the_end():
+    """With no other worker to share the last chunks with, it gets the next one while it
+    still holds one (being written while it plays the next)."""
+    crew = processes._Crew(CONTEXT, Path("."), 1)  # type: ignore[arg-type]
+    crew._crew = [processes._Worker(0, None, _Pipe())]  # type: ignore[arg-type]
+    crew._queue.extend((*chunk, {}) for chunk in PENDING[:3])
+    crew._hand_out()
+    assert len(crew._crew[0].tasks) == 2 and len(crew._queue) == 1
+    crew._crew[0].tasks.popleft()
+    crew._hand_out()
+    assert len(crew._crew[0].tasks) == 2 and not crew._queue

@@ -119,10 +119,12 @@ class _Crew:
 
     def _hand_out(self) -> None:
         """Give each worker a chunk, then a second one while more chunks are left than
-        workers."""
+        workers (a lone worker always gets its second: there is no one to share with, and it
+        plays that one while it writes the one before)."""
         for held in range(IN_FLIGHT):
             for worker in self._crew:
-                if not self._queue or (held and len(self._queue) <= len(self._crew)):
+                if not self._queue or (held and len(self._crew) > 1 and
+                                       len(self._queue) <= len(self._crew)):
                     return
                 if len(worker.tasks) == held:
                     task = self._queue.popleft()
