@@ -33,7 +33,7 @@ FAILURES = "failures.jsonl"
 # Chunks are merged into row groups of about this size: large enough for fast writes, good
 # compression and little file metadata, small enough to keep consolidation's memory flat.
 ROW_GROUP_BYTES = 32 * 1024 * 1024
-_REMOVERS = 16  # threads removing the chunk files
+_REMOVERS = 8  # threads removing the chunk files
 
 
 class OutputError(OSError):
