@@ -119,3 +119,23 @@ def test_a_lone_worker_holds_the_next_chunk_to_the_end():
     crew._crew[0].tasks.popleft()
     crew._hand_out()
     assert len(crew._crew[0].tasks) == 2 and not crew._queue
+
+
+def test_a_game_over_its_limit_in_the_chunk_after_one_being_written_is_ended(monkeypatch):
+    """While its first chunk is written, a worker plays the second: a game of that one over
+    its hard limit gets the worker killed, and both chunks are played again, that game
+    recorded as ended."""
+    crew = processes._Crew(SimpleNamespace(limits=TimeLimits(1, 0)), Path("."), 1)  # type: ignore[arg-type]
+    worker_ = processes._Worker(0, None, _Pipe())  # type: ignore[arg-type]
+    worker_.tasks.extend([(0, 0, 10, {}), (1, 10, 20, {})])
+    crew._crew = [worker_]
+    crew._beats[0].game = 13
+    over = object()
+    monkeypatch.setattr(processes.limits, "overrun", lambda beat, *rest: over)
+    monkeypatch.setattr(crew, "_read", lambda worker: None)
+    killed, started = [], []
+    monkeypatch.setattr(processes, "_kill", lambda worker: killed.append(worker))
+    monkeypatch.setattr(crew, "_start", lambda slot: started.append(slot) or "fresh")
+    crew._end_overruns()
+    assert killed == [worker_] and started == [0] and crew._crew == ["fresh"]
+    assert list(crew._queue) == [(0, 0, 10, {}), (1, 10, 20, {13: over})]
