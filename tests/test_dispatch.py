@@ -1,8 +1,8 @@
 """How a run's chunks are shared between its worker processes (``zsim.runner.processes``).
 
-The workers are forks of this process, so a stand-in for ``worker.play_to_disk`` patched in
-here is what they run: these tests see the hand-out alone, without games. The runner's tests
-cover real chunks end to end.
+The workers are forks of this process, so stand-ins for ``worker.played`` and
+``worker.to_disk`` patched in here are what they run: these tests see the hand-out alone,
+without games. The runner's tests cover real chunks end to end.
 """
 
 from __future__ import annotations
@@ -30,9 +30,9 @@ class Played:
 
 
 def stand_in(log: Path, fail: int | None = None, die: int | None = None):
-    """A ``play_to_disk`` that notes each chunk it starts in ``log`` and plays in 2 ms."""
+    """A ``played`` that notes each chunk it starts in ``log`` and plays in 2 ms."""
 
-    def play_to_disk(context, out, index, start, stop, ended=None):
+    def played(context, index, start, stop, ended=None):
         with log.open("a") as file:
             file.write(f"{index}\n")
         if index == fail:
@@ -42,7 +42,13 @@ def stand_in(log: Path, fail: int | None = None, die: int | None = None):
         time.sleep(0.002)
         return Played(index, os.getpid())
 
-    return play_to_disk
+    return played
+
+
+@pytest.fixture(autouse=True)
+def _no_files(monkeypatch):
+    """What the stand-in plays is written nowhere."""
+    monkeypatch.setattr(worker, "to_disk", lambda out, chunk: chunk)
 
 
 CONTEXT = SimpleNamespace(limits=TimeLimits(0, 0))
@@ -50,7 +56,7 @@ CONTEXT = SimpleNamespace(limits=TimeLimits(0, 0))
 
 def test_each_chunk_is_played_once_by_the_workers_and_none_by_this_process(tmp_path,
                                                                           monkeypatch):
-    monkeypatch.setattr(worker, "play_to_disk", stand_in(tmp_path / "log"))
+    monkeypatch.setattr(worker, "played", stand_in(tmp_path / "log"))
     results = list(processes.play(CONTEXT, tmp_path, PENDING, workers=2))
     assert sorted(r.index for r in results) == list(range(30))
     assert sorted(map(int, (tmp_path / "log").read_text().split())) == list(range(30))
@@ -60,7 +66,7 @@ def test_each_chunk_is_played_once_by_the_workers_and_none_by_this_process(tmp_p
 
 def test_a_failed_chunk_stops_the_run_with_its_error_and_hands_out_nothing_more(tmp_path,
                                                                                 monkeypatch):
-    monkeypatch.setattr(worker, "play_to_disk", stand_in(tmp_path / "log", fail=0))
+    monkeypatch.setattr(worker, "played", stand_in(tmp_path / "log", fail=0))
     with pytest.raises(ValueError, match="chunk 0 failed"):
         list(processes.play(CONTEXT, tmp_path, PENDING, workers=1))
     time.sleep(0.2)  # long enough for a worker still being handed chunks to play them
@@ -69,7 +75,7 @@ def test_a_failed_chunk_stops_the_run_with_its_error_and_hands_out_nothing_more(
 
 
 def test_a_worker_that_dies_stops_the_run(tmp_path, monkeypatch):
-    monkeypatch.setattr(worker, "play_to_disk", stand_in(tmp_path / "log", die=5))
+    monkeypatch.setattr(worker, "played", stand_in(tmp_path / "log", die=5))
     with pytest.raises(processes.WorkerLost, match=r"a worker process died \(exit code 3\)"):
         list(processes.play(CONTEXT, tmp_path, PENDING, workers=2))
 
@@ -100,3 +106,36 @@ def test_at_the_end_of_a_run_a_worker_holds_one_chunk_at_a_time():
     crew._crew[1].tasks.popleft()
     crew._hand_out()
     assert [len(w.tasks) for w in crew._crew] == [1, 1] and len(crew._queue) == 1
+
+
+def test_a_lone_worker_holds_the_next_chunk_to_the_end():
+    """With no other worker to share the last chunks with, it gets the next one while it
+    still holds one (being written while it plays the next)."""
+    crew = processes._Crew(CONTEXT, Path("."), 1)  # type: ignore[arg-type]
+    crew._crew = [processes._Worker(0, None, _Pipe())]  # type: ignore[arg-type]
+    crew._queue.extend((*chunk, {}) for chunk in PENDING[:3])
+    crew._hand_out()
+    assert len(crew._crew[0].tasks) == 2 and len(crew._queue) == 1
+    crew._crew[0].tasks.popleft()
+    crew._hand_out()
+    assert len(crew._crew[0].tasks) == 2 and not crew._queue
+
+
+def test_a_game_over_its_limit_in_the_chunk_after_one_being_written_is_ended(monkeypatch):
+    """While its first chunk is written, a worker plays the second: a game of that one over
+    its hard limit gets the worker killed, and both chunks are played again, that game
+    recorded as ended."""
+    crew = processes._Crew(SimpleNamespace(limits=TimeLimits(1, 0)), Path("."), 1)  # type: ignore[arg-type]
+    worker_ = processes._Worker(0, None, _Pipe())  # type: ignore[arg-type]
+    worker_.tasks.extend([(0, 0, 10, {}), (1, 10, 20, {})])
+    crew._crew = [worker_]
+    crew._beats[0].game = 13
+    over = object()
+    monkeypatch.setattr(processes.limits, "overrun", lambda beat, *rest: over)
+    monkeypatch.setattr(crew, "_read", lambda worker: None)
+    killed, started = [], []
+    monkeypatch.setattr(processes, "_kill", lambda worker: killed.append(worker))
+    monkeypatch.setattr(crew, "_start", lambda slot: started.append(slot) or "fresh")
+    crew._end_overruns()
+    assert killed == [worker_] and started == [0] and crew._crew == ["fresh"]
+    assert list(crew._queue) == [(0, 0, 10, {}), (1, 10, 20, {13: over})]

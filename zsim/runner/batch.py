@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from functools import cache
 from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -444,6 +445,13 @@ def _isolated(instance: Strategy, name: str, experiment: Experiment, where: str,
 
 
 def _versions() -> dict[str, str | None]:
+    return dict(_installed_versions())
+
+
+@cache
+def _installed_versions() -> dict[str, str | None]:
+    """Read once per process: the packages installed do not change under a running program
+    (an upgrade takes effect at its next start), and a sweep starts a run per point."""
     versions: dict[str, str | None] = {"zsim": __version__, "python": sys.version.split()[0]}
     for package in _PACKAGES:
         try:
@@ -454,16 +462,19 @@ def _versions() -> dict[str, str | None]:
 
 
 def _git_state() -> dict[str, Any] | None:
-    """The commit of the zsim checkout, and whether it had local changes; None outside git."""
+    """The commit of the zsim checkout, and whether it had local changes; None outside git
+    (or in a repository without a commit). One ``git status`` says both."""
     root = Path(__file__).resolve().parents[2]
     try:
-        commit = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"],
-                                capture_output=True, text=True, timeout=10, check=True)
-        status = subprocess.run(["git", "-C", str(root), "status", "--porcelain"],
+        status = subprocess.run(["git", "-C", str(root), "status", "--porcelain=v2", "--branch"],
                                 capture_output=True, text=True, timeout=10, check=True)
     except (OSError, subprocess.SubprocessError):
         return None
-    return {"commit": commit.stdout.strip(), "dirty": bool(status.stdout.strip())}
+    lines = status.stdout.splitlines()
+    commit = next((line.split()[2] for line in lines if line.startswith("# branch.oid ")), None)
+    if commit is None or commit == "(initial)":
+        return None
+    return {"commit": commit, "dirty": any(not line.startswith("#") for line in lines)}
 
 
 def _now() -> str:

@@ -32,9 +32,11 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 import time
 from collections import deque
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
@@ -117,10 +119,12 @@ class _Crew:
 
     def _hand_out(self) -> None:
         """Give each worker a chunk, then a second one while more chunks are left than
-        workers."""
+        workers (a lone worker always gets its second: there is no one to share with, and it
+        plays that one while it writes the one before)."""
         for held in range(IN_FLIGHT):
             for worker in self._crew:
-                if not self._queue or (held and len(self._queue) <= len(self._crew)):
+                if not self._queue or (held and len(self._crew) > 1 and
+                                       len(self._queue) <= len(self._crew)):
                     return
                 if len(worker.tasks) == held:
                     task = self._queue.popleft()
@@ -163,18 +167,19 @@ class _Crew:
         for place, worker in enumerate(self._crew):
             beat = self._beats[worker.slot]
             game = beat.game
-            if not worker.tasks or not worker.tasks[0][1] <= game < worker.tasks[0][2]:
+            # the chunk it plays: the first it holds, or the second while the first is written
+            if not any(start <= game < stop for _, start, stop, _ in worker.tasks):
                 continue
             over = limits.overrun(beat, self._limits, now, self._names)
             if over is None:
                 continue
             self._read(worker)  # a chunk it finished meanwhile is kept
             _kill(worker)
-            if not worker.tasks:  # it finished that chunk after all
-                self._crew[place] = self._start(worker.slot)
-                continue
-            index, start, stop, ended = worker.tasks.popleft()
-            again = [(index, start, stop, {**ended, game: over}), *worker.tasks]
+            # every chunk it still held is played again, that game recorded as ended (a chunk
+            # it was writing may be on disk or not: it is written whole again)
+            again = [(index, start, stop, {**ended, game: over} if start <= game < stop
+                      else ended) for index, start, stop, ended in worker.tasks]
+            worker.tasks.clear()
             self._queue.extendleft(reversed(again))
             self._crew[place] = self._start(worker.slot)
 
@@ -227,7 +232,14 @@ def _pickled(context: RunContext) -> bytes:
 
 def _serve(payload: Any, out: Path, conn: Connection, beats: Any, slot: int,
            parent: int) -> None:
-    """A worker: play the chunks sent until told to stop (``None``)."""
+    """A worker: play the chunks sent until told to stop (``None``).
+
+    A chunk's file is written by a thread of the worker while the worker plays its next
+    chunk: the wait for the disk (most of a write's time: the file and its directory are
+    flushed) then costs the run nothing. The thread reports the chunk once it is on disk, so
+    what the run counts as done is on disk; one chunk is written at a time, so the reports come
+    in the order of the chunks; and after a failed write the worker writes nothing more.
+    """
     os.setpgid(0, 0)  # its own group: the runner kills it with all it started
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the run's: it kills the workers
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -239,18 +251,41 @@ def _serve(payload: Any, out: Path, conn: Connection, beats: Any, slot: int,
 
     context = cloudpickle.loads(payload) if isinstance(payload, bytes) else payload
     limits.publish(beats[slot])
-    while True:
+    sending = threading.Lock()  # the writing thread reports, this one sends errors
+
+    def send(message: tuple[str, Any]) -> None:
+        with sending:
+            conn.send(message)
+
+    def write(chunk: ChunkResult) -> bool:
         try:
-            task = conn.recv()
-        except (EOFError, OSError):
-            return
-        if task is None:
-            return
-        try:
-            conn.send(("done", worker.play_to_disk(context, out, *task)))
-        except BaseException as error:  # to be raised in the run's process, which then stops:
-            conn.send(("error", _sendable(error)))
-            return  # a chunk already sent would be played for nothing, and played again later
+            done = worker.to_disk(out, chunk)
+        except BaseException as error:
+            send(("error", _sendable(error)))
+            return False
+        send(("done", done))
+        return True
+
+    writing: Future[bool] | None = None
+    # leaving the block waits for the chunk being written
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="zsim-chunk-writer") as writer:
+        while True:
+            try:
+                task = conn.recv()
+            except (EOFError, OSError):
+                return
+            if task is None:
+                return
+            try:
+                chunk = worker.played(context, *task)
+            except BaseException as error:  # to be raised in the run's process, which then stops
+                # (killing this one) once the chunk played before is on disk and reported
+                if writing is None or writing.result():
+                    send(("error", _sendable(error)))
+                return  # a chunk already sent would be played for nothing, and played again later
+            if writing is not None and not writing.result():
+                return  # the last write failed, and the run's process stops on its error
+            writing = writer.submit(write, chunk)
 
 
 def _sendable(error: BaseException) -> BaseException:

@@ -185,8 +185,18 @@ def play_to_disk(context: RunContext, out: Path, index: int, start: int, stop: i
                  ended: Mapping[int, Overrun] | None = None) -> ChunkResult:
     """``play_chunk`` in a worker that shares the run's disk: it writes the chunk file itself
     and sends back only the counts, so no chunk's bytes have to cross between processes."""
-    chunk = (play_chunk(context, index, start, stop, ended) if ended else
-             play_chunk(context, index, start, stop))
+    return to_disk(out, played(context, index, start, stop, ended))
+
+
+def played(context: RunContext, index: int, start: int, stop: int,
+           ended: Mapping[int, Overrun] | None = None) -> ChunkResult:
+    """``play_chunk``, given ``ended`` only when the run's process ended a game of the chunk."""
+    return (play_chunk(context, index, start, stop, ended) if ended else
+            play_chunk(context, index, start, stop))
+
+
+def to_disk(out: Path, chunk: ChunkResult) -> ChunkResult:
+    """Write the chunk file; what is left to send back is the counts."""
     chunkfile.write(out, chunk.label, chunk.files)
     return replace(chunk, files={})
 
