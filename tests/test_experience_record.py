@@ -3,6 +3,7 @@ estimator and the kingmaking replay."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
@@ -334,3 +335,19 @@ def test_a_value_run_takes_two_player_chances_from_the_model_and_says_so(tmp_pat
     columns = ["game", "seat", "vp_total", "rank"]
     pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "off" / "players.parquet")[columns],
                                   pd.read_parquet(out / "players.parquet")[columns])
+
+
+def test_the_option_tallies_come_in_the_same_order_in_every_process():
+    """options.parquet's rows in one order whatever the process's string hashes are."""
+    import subprocess
+    import sys
+
+    script = ("from tests.test_experience_record import played; "
+              "from zsim.components.loader import default_box_dir, load_box; "
+              "box = load_box(default_box_dir()); "
+              "print(played(box, ['greedy', 'random', 'builder'], 4)[2]['options'])")
+    outputs = {
+        subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                       env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+        for seed in ("1", "2", "3")}
+    assert len(outputs) == 1 and len(next(iter(outputs))) > 1000

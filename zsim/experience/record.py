@@ -168,8 +168,11 @@ class ExperienceRecorder:
                 counts.gap += clarity[0]
                 counts.narrow += clarity[1]
                 counts.spread += clarity[2]
-        labels = turn_labels(options) if kind == "turn" else {
-            option_label(game, kind, option) for option in options}
+        # labels in the order first offered (a dict, not a set: a set's order follows the
+        # strings' hashes, which change from one process to the next, and with it the order
+        # of options.parquet's rows)
+        labels = turn_labels(options) if kind == "turn" else dict.fromkeys(
+            option_label(game, kind, option) for option in options)
         chosen = option_label(game, kind, answer)
         tallies = self.options[seat].get(kind)
         if tallies is None:
@@ -249,13 +252,14 @@ _REGION_KINDS: Final = frozenset({"hire", "palace", "palace_worker", "governor",
 _SUIT_KINDS: Final = frozenset({"token", "large_token", "discard_token"})
 
 
-def turn_labels(options: list[Any]) -> set[str]:
-    """The kinds of option a turn question offers (``option_label`` of each)."""
-    labels: set[str] = set()
+def turn_labels(options: list[Any]) -> dict[str, None]:
+    """The kinds of option a turn question offers (``option_label`` of each), in the order
+    first offered."""
+    labels: dict[str, None] = {}
     for option in options:
         turn: tuple[Any, ...] = option
         head: str = turn[0]
-        labels.add(COURT_LABELS[turn[2]] if head == "court" else head)
+        labels[COURT_LABELS[turn[2]] if head == "court" else head] = None
     return labels
 
 
