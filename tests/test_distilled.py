@@ -226,7 +226,9 @@ def test_the_rebuild_command_fits_four_player_games(box, tmp_path, capsys):
     assert not (tmp_path / "no.yaml").exists()
 
 
-@pytest.mark.parametrize("n", [2])
-def test_the_shipped_scorer_reads(n):
+@pytest.mark.parametrize("n", [2, 4])
+def test_the_shipped_scorer_reads_and_plays_its_count(box, n):
     scorer = load_scorer(scorer_path(n))
     assert scorer.n_players == n and len(scorer.phases) >= 1
+    game = play_game(box, [resolve("distilled")] + [resolve("greedy") for _ in range(n - 1)], 3)
+    assert len(game.scores) == n
