@@ -226,7 +226,7 @@ def test_the_rebuild_command_fits_four_player_games(box, tmp_path, capsys):
     assert not (tmp_path / "no.yaml").exists()
 
 
-@pytest.mark.parametrize("n", [2, 4])
+@pytest.mark.parametrize("n", [2, 3, 4])
 def test_the_shipped_scorer_reads_and_plays_its_count(box, n):
     scorer = load_scorer(scorer_path(n))
     assert scorer.n_players == n and len(scorer.phases) >= 1

@@ -17,7 +17,9 @@ Rebuild a shipped scorer (docs/learning.md; the ``fitted`` record of each file g
 command and seeds it was made with)::
 
     python -m zsim.learn.distill --games 400 --jobs 2 --out configs/models/distilled-2p.yaml
-    python -m zsim.learn.distill --players 4 --games 150 --jobs 2 \
+    python -m zsim.learn.distill --players 3 --games 180 --jobs 2 \
+        --out configs/models/distilled-3p.yaml
+    python -m zsim.learn.distill --players 4 --games 200 --jobs 2 \
         --out configs/models/distilled-4p.yaml
 
 ``--scorer FILE`` plays (and plays out) with ``distilled`` on that scorer instead of the
