@@ -11,8 +11,9 @@ learned once, with no fork or playout in play. The questions that follow a turn 
 the heuristic with the turn's estimator (so with the phase's weights); every other question by
 the heuristic it extends (``greedy``'s weights unless given others).
 
-``scorer``: the scorer file (by default the one shipped for the game's player count, refused at
-another count; one fitted on other rules plays with a warning). Deterministic given the game
+``scorer``: the scorer file (by default the one shipped for the game's player count,
+``configs/models/distilled-{N}p.yaml``; a file fitted for another count is refused, one fitted
+on other rules plays with a warning). Deterministic given the game
 seed (the heuristic's tie-breaks draw from the view's RNG); it reads nothing but its view.
 """
 
@@ -54,8 +55,9 @@ def scorer_for(spec: str, view: PlayerView) -> ScorerFile:
     scorer = _SCORERS.get(path)
     if scorer is None:
         if not spec and not Path(path).is_file():
-            raise ScorerError(f"no turn scorer is shipped for {n} players ({path}): "
-                              f"distilled is fitted for two-player games only")
+            raise ScorerError(f"no turn scorer is shipped for {n} players ({path}): fit one "
+                              f"with `python -m zsim.learn.distill --players {n} --out FILE` "
+                              f"and play distilled(scorer='FILE')")
         scorer = _SCORERS[path] = load_scorer(path)
     if scorer.n_players != n:
         raise ScorerError(f"scorer file {path}: fitted for {scorer.n_players} players, not "

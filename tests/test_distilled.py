@@ -123,6 +123,39 @@ def test_bad_scorers_are_refused_by_the_cli_in_one_line(box, tmp_path):
         resolve("distilled(scorer='/no/such/file.yaml')")
 
 
+def test_a_four_player_scorer_plays_a_four_player_game_and_replays_it(box, tmp_path):
+    spec = f"distilled(scorer='{scorer_file(box, tmp_path, other_phases(), n_players=4)}')"
+    others = [resolve("greedy") for _ in range(3)]
+    first = play_game(box, [resolve(spec), *others], 8)
+    again = play_game(box, [pickle.loads(pickle.dumps(resolve(spec))), *others], 8)
+    greedy = play_game(box, [resolve("greedy") for _ in range(4)], 8)
+    assert len(first.scores) == 4
+    assert first.decisions == again.decisions and first.scores == again.scores
+    assert first.decisions != greedy.decisions
+
+
+@pytest.mark.parametrize("fitted, players", [(2, 4), (4, 3), (3, 2)])
+def test_a_scorer_for_another_count_is_refused_in_one_line(box, tmp_path, fitted, players):
+    path = scorer_file(box, tmp_path, n_players=fitted)
+    seats = ["-s", f"distilled(scorer='{path}')"] + ["-s", "greedy"] * (players - 1)
+    result = CliRunner().invoke(main_cli, ["play", "-n", str(players), *seats, "--json"])
+    assert result.exit_code != 0, result.output
+    line = f"scorer file {path}: fitted for {fitted} players, not the {players} of this game"
+    assert line in result.output and "Traceback" not in result.output
+
+
+def test_a_count_without_a_shipped_scorer_names_the_command_that_fits_one(box, monkeypatch,
+                                                                          tmp_path):
+    import zsim.learn.model
+
+    monkeypatch.setattr(zsim.learn.model, "MODELS_DIR", tmp_path)  # nothing shipped here
+    seats = ["-s", "distilled", "-s", "greedy", "-s", "greedy"]
+    result = CliRunner().invoke(main_cli, ["play", "-n", "3", *seats, "--json"])
+    assert result.exit_code != 0 and "Traceback" not in result.output
+    assert "no turn scorer is shipped for 3 players" in result.output
+    assert "python -m zsim.learn.distill --players 3 --out FILE" in result.output
+
+
 def test_a_scorer_fitted_on_other_rules_plays_with_a_warning(box, tmp_path):
     path = scorer_file(box, tmp_path, digest="0123456789abcdef")
     with pytest.warns(ModelMismatch, match="fitted on other rules"):
@@ -172,6 +205,30 @@ def test_the_rebuild_command_writes_a_scorer_the_bot_reads(box, tmp_path):
     play_game(box, [resolve(f"distilled(scorer='{out}')"), resolve("greedy")], 1)
 
 
-def test_the_shipped_scorer_reads():
-    scorer = load_scorer(scorer_path(2))
-    assert scorer.n_players == 2 and len(scorer.phases) >= 1
+def test_the_rebuild_command_fits_four_player_games(box, tmp_path, capsys):
+    # every seat of a tiny four-player game records; the file says the count and the command
+    out, data = tmp_path / "s4.yaml", tmp_path / "t4.npz"
+    main(["--players", "4", "--out", str(out), "--games", "1", "--seed", "7", "--alpha", "100",
+          "--width", "2", "--deals", "1", "--horizon", "1", "--save-data", str(data)])
+    scorer = load_scorer(out)
+    assert scorer.n_players == 4 and scorer.fitted["players"] == 4
+    assert scorer.fitted["command"].startswith("python -m zsim.learn.distill --players 4 ")
+    assert scorer.fitted["turns"] == len(load_turns(data, 4)) > 3 * 30  # four seats' turns
+    game = play_game(box, [resolve(f"distilled(scorer='{out}')")] +
+                     [resolve("greedy") for _ in range(3)], 1)
+    assert len(game.scores) == 4
+    capsys.readouterr()
+    for wrong, message in ((["--data", str(data)], "recorded in 4-player games, not 2-player"),
+                           (["--scorer", str(out)], "fitted for 4 players, not the 2 of")):
+        with pytest.raises(SystemExit):  # refused before playing anything
+            main(["--players", "2", "--out", str(tmp_path / "no.yaml"), "--games", "0", *wrong])
+        assert message in capsys.readouterr().err
+    assert not (tmp_path / "no.yaml").exists()
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_the_shipped_scorer_reads_and_plays_its_count(box, n):
+    scorer = load_scorer(scorer_path(n))
+    assert scorer.n_players == n and len(scorer.phases) >= 1
+    game = play_game(box, [resolve("distilled")] + [resolve("greedy") for _ in range(n - 1)], 3)
+    assert len(game.scores) == n

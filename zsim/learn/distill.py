@@ -8,9 +8,19 @@ it never sees them) and played to the end by the policy in every seat, and its w
 final margin (VP less the best other player's). Its own games are the policy's: the deals come
 from an RNG of its own, and every valuation puts the view's RNG and memory back.
 
-Rebuild the shipped scorer (docs/learning.md)::
+One code path for every player count (``--players``, 2 by default): every seat of the game
+records, and the worth stays the final margin against the best other player at 3 and 4 players
+too, because that is what decides a win there (a margin against the others' mean would credit a
+move that helps the seat and the leader alike); the fitted record names the count.
+
+Rebuild a shipped scorer (docs/learning.md; the ``fitted`` record of each file gives the exact
+command and seeds it was made with)::
 
     python -m zsim.learn.distill --games 400 --jobs 2 --out configs/models/distilled-2p.yaml
+    python -m zsim.learn.distill --players 3 --games 180 --jobs 2 \
+        --out configs/models/distilled-3p.yaml
+    python -m zsim.learn.distill --players 4 --games 200 --jobs 2 \
+        --out configs/models/distilled-4p.yaml
 
 ``--scorer FILE`` plays (and plays out) with ``distilled`` on that scorer instead of the
 heuristic: a second round, improving on the first.
@@ -20,6 +30,8 @@ from __future__ import annotations
 
 import argparse
 import random
+import shlex
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -89,8 +101,9 @@ class Rollouts(HeuristicStrategy):
 
 
 def record(seeds: list[int], scorer: str = "", width: int = 6, deals: int = 2,
-           horizon: int = HORIZON) -> list[Turn]:
-    """The turns of ``Rollouts`` in both seats of two-player games, one game per seed."""
+           horizon: int = HORIZON, n_players: int = 2) -> list[Turn]:
+    """The turns of ``Rollouts`` in every seat of ``n_players``-player games, one game per
+    seed (seat ``s`` of game ``seed`` deals from ``seed * n_players + s``)."""
     from zsim.components import load_box
     from zsim.components.loader import default_box_dir
     from zsim.game import play_game
@@ -98,15 +111,17 @@ def record(seeds: list[int], scorer: str = "", width: int = 6, deals: int = 2,
     box = load_box(default_box_dir())
     turns: list[Turn] = []
     for seed in seeds:
-        seats = [Rollouts(seed * 2 + s, scorer, width, deals, horizon) for s in range(2)]
+        seats = [Rollouts(seed * n_players + s, scorer, width, deals, horizon)
+                 for s in range(n_players)]
         play_game(box, list[Player | LiSiSeat](seats), seed)
         turns.extend(t for s in seats for t in s.turns)
     return turns
 
 
-def save_turns(turns: list[Turn], path: Path) -> None:
-    """Recorded turns as one ``.npz`` archive (to fit again without playing again)."""
-    np.savez_compressed(path, x=np.concatenate([t[0] for t in turns]),
+def save_turns(turns: list[Turn], path: Path, n_players: int = 2) -> None:
+    """Recorded turns as one ``.npz`` archive (to fit again without playing again), with the
+    player count of their games."""
+    np.savez_compressed(path, players=np.array(n_players), x=np.concatenate([t[0] for t in turns]),
                         n=np.array([len(t[0]) for t in turns]),
                         left=np.array([t[1] for t in turns]),
                         order=np.concatenate([t[2] for t in turns]),
@@ -114,9 +129,14 @@ def save_turns(turns: list[Turn], path: Path) -> None:
                         worth=np.concatenate([t[3] for t in turns]))
 
 
-def load_turns(path: Path) -> list[Turn]:
-    """The turns ``save_turns`` wrote."""
+def load_turns(path: Path, n_players: int | None = None) -> list[Turn]:
+    """The turns ``save_turns`` wrote; given ``n_players``, turns of games of another count
+    are refused (an archive that does not say its count is taken as it is)."""
     with np.load(path, allow_pickle=False) as d:
+        recorded = int(d["players"]) if "players" in d else None
+        if n_players is not None and recorded not in (None, n_players):
+            raise ValueError(f"turns file {path}: recorded in {recorded}-player games, not "
+                             f"{n_players}-player ones")
         xs = np.split(d["x"], np.cumsum(d["n"])[:-1])
         orders = np.split(d["order"], np.cumsum(d["k"])[:-1])
         worths = np.split(d["worth"], np.cumsum(d["k"])[:-1])
@@ -127,7 +147,9 @@ def load_turns(path: Path) -> list[Turn]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, required=True, help="the scorer file to write")
-    parser.add_argument("--games", type=int, default=400, help="two-player games to record")
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
+                        help="the player count of the games recorded and of the scorer")
+    parser.add_argument("--games", type=int, default=400, help="games to record")
     parser.add_argument("--seed", type=int, default=300000, help="the first game's seed")
     parser.add_argument("--jobs", type=int, default=1, help="processes recording")
     parser.add_argument("--scorer", default="", help="play with distilled on this scorer")
@@ -140,32 +162,48 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--horizon", type=int, default=HORIZON,
                         help="own turns a playout runs (0: to the end of the game)")
     args = parser.parse_args(argv)
+    given = sys.argv[1:] if argv is None else argv
+    command = shlex.join(["python", "-m", "zsim.learn.distill", *given])
     from joblib import Parallel, delayed
 
     from zsim.components import load_box
     from zsim.components.loader import default_box_dir
     from zsim.learn.model import rules_digest
-    from zsim.learn.policy import ScorerFile, save_scorer
+    from zsim.learn.policy import ScorerError, ScorerFile, load_scorer, save_scorer
 
+    if args.scorer:  # a policy for another count would fail in every game: refuse it now
+        try:
+            policy = load_scorer(args.scorer)
+        except ScorerError as bad:
+            parser.error(str(bad))
+        if policy.n_players != args.players:
+            parser.error(f"scorer file {args.scorer}: fitted for {policy.n_players} players, "
+                         f"not the {args.players} of --players")
+    earlier: list[Turn] = []  # read first: a wrong file is refused before any game is played
+    for path in args.data:
+        try:
+            earlier.extend(load_turns(path, args.players))
+        except ValueError as bad:
+            parser.error(str(bad))
     seeds = list(range(args.seed, args.seed + args.games))
     chunks = [seeds[i::max(1, args.jobs * 4)] for i in range(max(1, args.jobs * 4))]
     parts = Parallel(n_jobs=args.jobs)(
-        delayed(record)(c, args.scorer, args.width, args.deals, args.horizon)
+        delayed(record)(c, args.scorer, args.width, args.deals, args.horizon, args.players)
         for c in chunks if c)
     turns = [t for part in parts for t in part]
     if args.save_data:
-        save_turns(turns, args.save_data)
-    for path in args.data:
-        turns.extend(load_turns(path))
+        save_turns(turns, args.save_data, args.players)
+    turns.extend(earlier)
     starts = list(PHASES)
     held = turns[::5]  # every fifth turn held out to check the fit, then all fitted
     mean, error = gain(held, fit_coefficients([t for i, t in enumerate(turns) if i % 5],
                                               args.alpha))
     base = HeuristicStrategy().params
     scorer = ScorerFile(
-        n_players=2, rules_digest=rules_digest(load_box(default_box_dir())), width=6,
+        n_players=args.players, rules_digest=rules_digest(load_box(default_box_dir())), width=6,
         phases=fit_scorer(turns, starts, args.alpha, base),
-        fitted={"turns": len(turns), "games": args.games, "seed": args.seed,
+        fitted={"command": command, "players": args.players, "turns": len(turns),
+                "games": args.games, "seed": args.seed,
                 "data": [str(path) for path in args.data],
                 "policy": args.scorer or "greedy", "alpha": args.alpha, "width": args.width,
                 "deals": args.deals, "horizon": args.horizon,
