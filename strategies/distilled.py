@@ -29,7 +29,7 @@ from zsim.strategies import estimates
 from zsim.strategies.estimates.choices import VALUES
 from zsim.strategies.estimates.questions import STATICS, UNCHANGED
 from zsim.strategies.heuristic import FIRST_QUESTION, HeuristicStrategy, nothing_to_weigh
-from zsim.view import PlayerView
+from zsim.view import SHARED_READERS, PlayerView
 
 if TYPE_CHECKING:
     from zsim.learn.policy import ScorerFile
@@ -133,3 +133,8 @@ class DistilledStrategy(HeuristicStrategy):
         if choice[0] == "court" and choice[2] in FIRST_QUESTION:
             self.unchanged(view, FIRST_QUESTION[choice[2]])
         return choice
+
+
+# Like the heuristic, it only reads the table (its features come from the heuristic's estimates):
+# its seats are shown the table itself (``zsim.view.SHARED_READERS``).
+SHARED_READERS.add(DistilledStrategy)

@@ -13,6 +13,7 @@ import zsim.game
 from zsim.decisions import Decision
 from zsim.game import Game, play_game
 from zsim.rules.lisi import LiSiSeat
+from zsim.strategies.distilled import DistilledStrategy
 from zsim.strategies.heuristic import HeuristicStrategy
 from zsim.strategies.random_bot import RandomStrategy
 from zsim.strategies.registry import resolve
@@ -68,6 +69,12 @@ def test_no_question_of_a_built_in_heuristic_changes_the_game(box, watched, play
     assert watched["copied"] == 0
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_no_question_of_the_distilled_bot_changes_the_game(box, watched, players):
+    play_game(box, [resolve("distilled"), *(resolve("greedy") for _ in range(players - 1))], 7)
+    assert watched["shared"] > 100 * players and watched["copied"] == 0
+
+
 def test_nor_in_the_solo_game_nor_beside_other_bots(box, watched):
     play_game(box, [resolve("greedy"), LiSiSeat(2)], 5)
     shared_solo = watched["shared"]
@@ -89,6 +96,17 @@ def test_the_games_are_the_ones_copies_give(box):
                                  Copied(**resolve("courtier").params)], seed)
         assert scores(live) == scores(copied)
         assert live.decisions == copied.decisions
+
+
+def test_the_distilled_bot_plays_the_games_copies_give(box):
+    class Copied(DistilledStrategy):  # a subclass: shown copies
+        name = "distilled"
+
+    for players, seed in [(2, 1), (4, 2)]:
+        others = [resolve("greedy") for _ in range(players - 1)]
+        live = play_game(box, [resolve("distilled"), *others], seed)
+        copied = play_game(box, [Copied(), *others], seed)
+        assert live.scores == copied.scores and live.decisions == copied.decisions
 
 
 class Scribbler(HeuristicStrategy):
