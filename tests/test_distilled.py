@@ -202,6 +202,7 @@ def test_the_rebuild_command_writes_a_scorer_the_bot_reads(box, tmp_path):
           "--width", "2", "--deals", "1", "--horizon", "1"])
     scorer = load_scorer(out)
     assert scorer.n_players == 2 and scorer.fitted["games"] == 1
+    assert scorer.width == 2  # the bot weighs the favourites the scorer was fitted on
     play_game(box, [resolve(f"distilled(scorer='{out}')"), resolve("greedy")], 1)
 
 

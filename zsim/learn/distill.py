@@ -200,7 +200,8 @@ def main(argv: list[str] | None = None) -> None:
                                               args.alpha))
     base = HeuristicStrategy().params
     scorer = ScorerFile(
-        n_players=args.players, rules_digest=rules_digest(load_box(default_box_dir())), width=6,
+        n_players=args.players, rules_digest=rules_digest(load_box(default_box_dir())),
+        width=args.width,
         phases=fit_scorer(turns, starts, args.alpha, base),
         fitted={"command": command, "players": args.players, "turns": len(turns),
                 "games": args.games, "seed": args.seed,
