@@ -35,13 +35,14 @@ def watched(monkeypatch):
     """Wraps every strategy call of the engine: for a seat shown the live table, the whole
     state (pickled) must be the same after the answer as before it, and the table shown holds
     no hidden card. Returns the count of such calls checked."""
-    checked = {"shared": 0, "copied": 0}
+    checked = {"shared": 0, "copied": 0, "forks": 0}
     real = zsim.game.consult
 
     def consult(game: Any, strategy: Any, view: PlayerView, decision: Decision) -> Any:
-        if type(strategy) not in SHARED_READERS:
+        if not game.shares_table(decision.seat):
             checked["copied"] += 1
             return real(game, strategy, view, decision)
+        checked["forks"] += type(strategy) not in SHARED_READERS
         before = pickle.dumps(game.state)
         answer = real(game, strategy, view, decision)
         after = pickle.dumps(game.state)
@@ -73,6 +74,33 @@ def test_no_question_of_a_built_in_heuristic_changes_the_game(box, watched, play
 def test_no_question_of_the_distilled_bot_changes_the_game(box, watched, players):
     play_game(box, [resolve("distilled"), *(resolve("greedy") for _ in range(players - 1))], 7)
     assert watched["shared"] > 100 * players and watched["copied"] == 0
+
+
+def test_a_search_s_forks_show_the_table_itself_to_its_playouts_and_change_nothing(box, watched):
+    """A fork is the searcher's own game: its driver, whose playout policy is the heuristic,
+    is shown the fork's table itself, and no question of a playout changes the fork."""
+    search = resolve("mcts(iterations=2)")
+    result = play_game(box, [search, resolve("greedy")], 11)
+    assert watched["forks"] > 500  # the playouts' questions, checked one by one
+    saved = set(SHARED_READERS)
+    SHARED_READERS.clear()  # every seat and every fork shown copies: the same game
+    try:
+        copied = play_game(box, [resolve("mcts(iterations=2)"), resolve("greedy")], 11)
+    finally:
+        SHARED_READERS.update(saved)
+    assert copied.scores == result.scores and copied.decisions == result.decisions
+
+
+def test_a_driver_with_another_policy_is_shown_copies(box):
+    from zsim.strategies.search import Driver
+
+    def leave(view: PlayerView, decision: Decision, turns: int) -> None:
+        return None
+
+    judge = HeuristicStrategy()
+    assert Driver(0, leave, judge, judge, 0).reads_only
+    assert not Driver(0, leave, RandomStrategy(), judge, 0).reads_only
+    assert not Driver(0, leave, Scribbler(), judge, 0).reads_only
 
 
 def test_nor_in_the_solo_game_nor_beside_other_bots(box, watched):

@@ -359,9 +359,15 @@ class Game:
         return public_tables(self.t, strategy)
 
     def shares_table(self, seat: int) -> bool:
-        """Is ``seat``'s strategy shown the table itself rather than a copy? Only a built-in bot
-        that never writes to it, by its exact class (``zsim.view.SHARED_READERS``)."""
-        return type(self._seats().strategies[seat]) in SHARED_READERS
+        """Is ``seat``'s strategy shown the table itself rather than a copy? In a game, only a
+        built-in bot that never writes to it, by its exact class (``zsim.view.SHARED_READERS``).
+        In a fork, which is the searching strategy's own game (nothing in it is the real
+        game's), also a strategy that says it only reads (``reads_only``: a search's driver
+        whose playout policy is such a bot)."""
+        strategy = self._seats().strategies[seat]
+        if type(strategy) in SHARED_READERS:
+            return True
+        return self._public and getattr(strategy, "reads_only", False) is True
 
     def _check_seat(self, seat: Any, what: str) -> None:
         if type(seat) is not int or not 0 <= seat < self.n:
