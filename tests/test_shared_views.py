@@ -22,14 +22,6 @@ from zsim.view import PLAYING, SHARED_READERS, PlayerView
 ARCHETYPES = ["greedy", "builder", "governor", "alchemist", "courtier", "mausoleum"]
 
 
-def hidden_parts(game: Any, seat: int) -> list[int]:
-    """Every card ``seat`` may not see: the decks, the other hands, Li Si's action deck."""
-    state = game.state
-    cards = [c for deck in state.decks for c in deck]
-    cards += [c for s, hand in enumerate(state.hands) if s != seat for c in hand]
-    return cards
-
-
 @pytest.fixture
 def watched(monkeypatch):
     """Wraps every strategy call of the engine: for a seat shown the live table, the whole
