@@ -359,6 +359,61 @@ def test_columns_of_one_type_are_built_together_and_sliced_back():
         "a": [1, 1, 2], "b": ["x", "x", None], "c": [None, None, 4]}
 
 
+def test_arrays_match_pyarrow_on_random_columns_of_every_type():
+    """Groups of columns of one type, some with nulls and some without, non-ASCII strings and
+    repeats (zeros among them): every column as pyarrow builds it from the Python values."""
+    rng = np.random.default_rng(7)
+    draw = {pa.int64(): lambda: int(rng.integers(-2**40, 2**40)),
+            pa.float64(): lambda: float(rng.normal()),
+            pa.bool_(): lambda: bool(rng.integers(2)),
+            pa.string(): lambda: rng.choice(["", "wall", "Zhào", "楚", "governor tile"])}
+    for trial in range(30):
+        length = int(rng.integers(1, 12))
+        columns, types = {}, {}
+        for i in range(6):
+            kind = list(draw)[int(rng.integers(len(draw)))]
+            nulls = rng.random() < 0.4
+            columns[f"c{i}"] = [None if nulls and rng.random() < 0.5 else draw[kind]()
+                                for _ in range(length)]
+            types[f"c{i}"] = kind
+        times = rng.integers(0, 4, length) if trial % 2 else None
+        built = arrays.arrays(columns, types, repeat=times)
+        for name, values in columns.items():
+            expected = values if times is None else [
+                value for value, n in zip(values, times, strict=True) for _ in range(n)]
+            assert built[name].equals(pa.array(expected, types[name])), (trial, name)
+
+
+def test_arrays_refuse_values_of_another_type_in_a_group_too():
+    """The first, null-free attempt fails on a wrong value like on a null: the slow way then
+    names the wrong type, whatever column of the group holds it."""
+    with pytest.raises(TypeError, match="int64 column holds float64"):
+        arrays.arrays({"a": [1, 2], "b": [3, 4.5]}, {"a": pa.int64(), "b": pa.int64()})
+    with pytest.raises(TypeError, match="string column"):
+        arrays.arrays({"a": ["x", "y"], "b": [None, 3]}, {"a": pa.string(), "b": pa.string()},
+                      repeat=np.array([2, 1]))
+    with pytest.raises(TypeError):
+        arrays.array([2**70], pa.int64())
+
+
+def test_shared_columns_of_rows_with_the_same_or_other_keys():
+    """Rows with the keys of the first in another order, rows as long as the first with other
+    keys, shorter and longer rows: each value lands in its own column, a missing one filled."""
+    from zsim.runner.columns import Columns
+
+    cases = [
+        [{"wall_tile_1": "a", "n_x": 1}, {"n_x": 2, "wall_tile_1": "b"}],
+        [{"wall_tile_1": "a", "n_x": 1}, {"wall_tile_1": "b", "n_y": 3}],
+        [{"wall_tile_1": "a", "n_x": 1}, {"wall_tile_1": "b"}, {"n_x": 5, "n_y": 2, "z": 1.5}],
+    ]
+    for rows in cases:
+        columns = Columns("games")
+        keys = {key for row in rows for key in row}
+        expected = {key: [row.get(key, 0 if key.startswith("n_") else None) for row in rows]
+                    for key in keys}
+        assert columns._columns(rows) == expected
+
+
 def test_arrays_refuse_values_of_another_type():
     with pytest.raises(TypeError):
         arrays.array([1, 2.5], pa.int64())

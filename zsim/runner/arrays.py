@@ -4,10 +4,16 @@ Workers build every result table, and ``pa.array`` imports pandas on its first c
 whether its input is a pandas object): a fifth of a second more to start each worker. Building
 from buffers needs neither pandas nor ``pyarrow.compute``. Only the types of the result tables
 are handled: bool, int64, float64, string and null.
+
+Most columns hold no null, so each conversion first assumes there is none and lets the
+conversion itself find out: ``array.array`` refuses None (and any value not of the column's
+type) and ``str.join`` refuses None, both at C speed. Looking for None first costs as much as
+the conversion. Only a column that fails takes the slower way of nulls.
 """
 
 from __future__ import annotations
 
+from array import array as typed_array
 from collections.abc import Mapping
 from itertools import chain
 from typing import Any
@@ -17,76 +23,122 @@ import pyarrow as pa
 
 _NUMPY = {pa.bool_(): np.dtype(np.bool_), pa.int64(): np.dtype(np.int64),
           pa.float64(): np.dtype(np.float64)}
+_TYPECODES = {pa.int64(): "q", pa.float64(): "d"}  # array.array's, for its strict conversion
 
 
 def arrays(columns: Mapping[str, list[Any]], types: Mapping[str, pa.DataType],
            repeat: np.ndarray | None = None) -> dict[str, pa.Array]:
     """Arrays of equally long columns (None is null); with ``repeat``, value i of each column
     comes ``repeat[i]`` times. Columns of one type are converted together and then sliced: a
-    conversion costs mostly per call. Columns with nulls go together apart from those
-    without, so that only they take the slower way of nulls."""
-    groups: dict[tuple[pa.DataType, bool], list[str]] = {}
-    for name, values in columns.items():
-        groups.setdefault((types[name], None in values), []).append(name)
+    conversion costs mostly per call. A group with a null somewhere is split into the columns
+    with nulls and those without, so that only the former take the slower way of nulls."""
+    groups: dict[pa.DataType, list[str]] = {}
+    for name in columns:
+        groups.setdefault(types[name], []).append(name)
     built: dict[str, pa.Array] = {}
-    for (kind, _), names in groups.items():
-        values = list(chain.from_iterable(columns[name] for name in names))
-        whole = array(values, kind, None if repeat is None else np.tile(repeat, len(names)))
-        length = len(whole) // len(names)
-        built.update((name, whole.slice(i * length, length)) for i, name in enumerate(names))
+    for kind, names in groups.items():
+        try:
+            built.update(_together(columns, names, kind, repeat, dense_only=True))
+        except _HasNull:
+            plain = [name for name in names if None not in columns[name]]
+            nullable = [name for name in names if name not in plain]
+            for part in (plain, nullable):
+                if part:
+                    built.update(_together(columns, part, kind, repeat, dense_only=False))
     return built
 
 
+class _HasNull(Exception):
+    """A column assumed to hold no null holds one (or a value of another type)."""
+
+
+def _together(columns: Mapping[str, list[Any]], names: list[str], kind: pa.DataType,
+              repeat: np.ndarray | None, dense_only: bool) -> dict[str, pa.Array]:
+    values = list(chain.from_iterable(columns[name] for name in names))
+    times = None if repeat is None else np.tile(repeat, len(names))
+    whole = _dense(values, kind, times) if dense_only else array(values, kind, times)
+    length = len(whole) // len(names)
+    return {name: whole.slice(i * length, length) for i, name in enumerate(names)}
+
+
 def array(values: list[Any], kind: pa.DataType, repeat: np.ndarray | None = None) -> pa.Array:
-    """An Arrow array of ``kind`` (None is null); with ``repeat``, value i ``repeat[i]`` times."""
-
-    def spread(per_value: np.ndarray) -> np.ndarray:
-        return per_value if repeat is None else np.repeat(per_value, repeat)
-
-    if kind == pa.string():
-        return _strings(values, repeat)
+    """An Arrow array of ``kind`` (None is null); with ``repeat``, value i ``repeat[i]`` times.
+    A value of another type is a TypeError."""
+    try:
+        return _dense(values, kind, repeat)
+    except _HasNull:
+        pass
     if kind == pa.null():
-        return pa.nulls(len(spread(np.empty(len(values), np.bool_))))
+        return pa.nulls(len(values) if repeat is None else int(repeat.sum()))
+    present = np.array([value is not None for value in values])
+    if repeat is not None:
+        present = np.repeat(present, repeat)
+    validity = _bitmap(present)
+    if kind == pa.string():
+        try:
+            return _strings([value if value is not None else "" for value in values], repeat,
+                            validity)
+        except TypeError:
+            raise TypeError("a string column holds other values") from None
     dtype = _NUMPY[kind]
-    validity = None
-    if None in values:
-        validity = _bitmap(spread(np.array([value is not None for value in values])))
-        # a plain zero of the column's kind in the nulls' place: numpy's own scalars would make
-        # np.array a slow, element-by-element conversion
-        zero = dtype.type(0).item()
-        values = [zero if value is None else value for value in values]
-    data = np.array(values)
+    # a plain zero of the column's kind in the nulls' place: numpy's own scalars would make
+    # np.array a slow, element-by-element conversion
+    zero = dtype.type(0).item()
+    data = np.array([zero if value is None else value for value in values])
     if not np.can_cast(data.dtype, dtype, "same_kind"):
         raise TypeError(f"a {kind} column holds {data.dtype} values")
-    data = spread(data.astype(dtype, copy=False))
+    return _numbers(data.astype(dtype, copy=False), kind, repeat, validity)
+
+
+def _dense(values: list[Any], kind: pa.DataType, repeat: np.ndarray | None) -> pa.Array:
+    """The array of values that hold no null; ``_HasNull`` when they do, or when a value is of
+    another type (``array`` then says which)."""
+    if kind == pa.string():
+        try:
+            return _strings(values, repeat, None)
+        except TypeError:
+            raise _HasNull from None
+    if kind == pa.null():
+        raise _HasNull  # nothing but nulls
+    if kind == pa.bool_():  # few columns, and np.array would take None for False
+        if None in values:
+            raise _HasNull
+        data = np.array(values)
+        if data.dtype != np.bool_:
+            raise _HasNull
+        return _numbers(data, kind, repeat, None)
+    try:  # refuses None, strings, and floats in an integer column
+        data = np.frombuffer(typed_array(_TYPECODES[kind], values), _NUMPY[kind])
+    except (TypeError, OverflowError):
+        raise _HasNull from None
+    return _numbers(data, kind, repeat, None)
+
+
+def _numbers(data: np.ndarray, kind: pa.DataType, repeat: np.ndarray | None,
+             validity: pa.Buffer | None) -> pa.Array:
+    if repeat is not None:
+        data = np.repeat(data, repeat)
     buffer = _bitmap(data) if kind == pa.bool_() else pa.py_buffer(data)
     return pa.Array.from_buffers(kind, len(data), [validity, buffer])
 
 
-def _strings(values: list[Any], repeat: np.ndarray | None) -> pa.Array:
-    """The column's bytes are its strings joined and encoded at once, and its offsets the
-    running sum of their lengths: a few calls into C for the whole column, where a Python step
-    per value took twice the time (a null is an empty string there)."""
-    present = None
-    if None in values:
-        present = np.array([value is not None for value in values])
-        values = [value if value is not None else "" for value in values]
-    if repeat is not None:
-        values = np.repeat(np.array(values, dtype=object), repeat).tolist()
-        present = None if present is None else np.repeat(present, repeat)
-    try:
-        text = "".join(values)
-    except TypeError:
-        raise TypeError("a string column holds other values") from None
+def _strings(values: list[str], repeat: np.ndarray | None,
+             validity: pa.Buffer | None) -> pa.Array:
+    """The column's bytes are its strings joined and encoded at once (a repeated string
+    multiplied first), and its offsets the running sum of their lengths: a few calls into C
+    for the whole column, where a Python step per value took twice the time. A value that is
+    not a string is a TypeError."""
+    text = "".join(values if repeat is None else map(str.__mul__, values, repeat.tolist()))
     data = text.encode()
     # in ASCII a character is a byte: the lengths in characters are those in bytes
     lengths = (np.fromiter(map(len, values), np.int64, len(values)) if len(data) == len(text)
                else np.array([len(value.encode()) for value in values], np.int64))
-    offsets = np.zeros(len(values) + 1, np.int32)
+    if repeat is not None:
+        lengths = np.repeat(lengths, repeat)
+    offsets = np.zeros(len(lengths) + 1, np.int32)
     np.cumsum(lengths, out=offsets[1:])
-    return pa.Array.from_buffers(pa.string(), len(values), [
-        None if present is None else _bitmap(present), pa.py_buffer(offsets),
-        pa.py_buffer(data)])
+    return pa.Array.from_buffers(pa.string(), len(lengths), [
+        validity, pa.py_buffer(offsets), pa.py_buffer(data)])
 
 
 def _bitmap(flags: np.ndarray) -> pa.Buffer:

@@ -13,6 +13,7 @@ arrays by ``zsim.runner.arrays``, which workers can use without importing pandas
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -142,8 +143,16 @@ class Columns:
         return own
 
     def _columns(self, rows: list[Mapping[str, Any]]) -> dict[str, list[Any]]:
-        """Rows to columns, a missing value filled in: one pass over each row's values, which
-        keeps to the memory of one row at a time."""
+        """Rows to columns, a missing value filled in. Rows that all have the keys of the first
+        (the setup that every row of a chunk shares, mostly) are read by one getter, without
+        merging each into a template of every key."""
+        if rows and len(first := rows[0]) > 1 and set(map(len, rows)) == {len(first)}:
+            try:
+                values = list(map(itemgetter(*first), rows))
+            except KeyError:  # as many keys, but others
+                pass
+            else:
+                return dict(zip(first, map(list, zip(*values, strict=True)), strict=True))
         template = {key: self._missing(key) for key in set().union(*rows)}
         transposed = zip(*[{**template, **row}.values() for row in rows], strict=True)
         return dict(zip(template, map(list, transposed), strict=True))
