@@ -43,6 +43,7 @@ from zsim.runner import (
     chunkfile,
     game_seed,
     load_experiment,
+    merging,
     provenance,
     worker,
     writer,
@@ -318,7 +319,7 @@ def test_consolidation_holds_chunk_parts_without_mapping_chunk_files(small_run, 
         write_table(self, table, *args, **kwargs)
 
     monkeypatch.setattr(pq.ParquetWriter, "write_table", counting)
-    writer.consolidate(out, sorted(chunkfile.finished(out)))
+    merging.consolidate(out, sorted(chunkfile.finished(out)))
     assert len(mapped) >= 2 and not any(mapped)  # players and games at least
     assert_same_tables(small_run, out)
 
@@ -1421,16 +1422,16 @@ def test_a_per_player_count_variant_with_number_keys_runs(tmp_path):
 
 def test_sigterm_while_the_tables_are_written_leaves_none_of_them(small_run, tmp_path,
                                                                  monkeypatch):
-    real = writer._merge
+    real = merging._Table.close
     sent: list[int] = []
 
-    def merge(*args: Any) -> None:
-        real(*args)
+    def close(table: Any) -> None:
+        real(table)
         if not sent:  # once the first table is written
             sent.append(signal.SIGTERM)
             os.kill(os.getpid(), signal.SIGTERM)
 
-    monkeypatch.setattr(writer, "_merge", merge)
+    monkeypatch.setattr(merging._Table, "close", close)
     out = tmp_path / "run"
     with pytest.raises(RunInterrupted, match=r"terminated \(SIGTERM\) with 24 of 24 games"):
         start_run(SMALL, out)

@@ -33,6 +33,7 @@ from zsim.runner.boxfiles import load_for_run
 from zsim.runner.experiment import Experiment, ExperimentError, parse_experiment
 from zsim.runner.isolate import Isolated
 from zsim.runner.limits import TimeLimits
+from zsim.runner.merging import Merger
 from zsim.runner.processes import WorkerLost
 from zsim.runner.provenance import play_digest
 from zsim.runner.summary import Summary, Tally, summarize
@@ -226,7 +227,7 @@ def _execute(out: Path, manifest: dict[str, Any], experiment: Experiment, contex
     session: dict[str, Any] = {"started": _now(), "backend": experiment.backend,
                                "jobs": experiment.jobs}
     totals = _Totals()
-    tally: Tally | None = None  # the summary's sums, when this call consolidates the tables
+    tally: Tally | None = None  # the summary's sums, when this call merges the tables
     clock = time.perf_counter()
     if manifest["status"] != "complete":
         try:
@@ -236,16 +237,26 @@ def _execute(out: Path, manifest: dict[str, Any], experiment: Experiment, contex
                 finished = _adopt(out, bounds, context, _say)
                 pending = [chunk for chunk in bounds if chunk[0] not in finished]
                 done = sum(stop - start for index, start, stop in bounds if index in finished)
-                with backends.using(experiment.backend, experiment.jobs,
-                                    experiment.scheduler) as pool:
-                    session["workers"] = pool.size
-                    with _bar(experiment.games, done, progress) as bar:
-                        for chunk in pool.play(context, out, pending):
-                            totals.add(chunk)
-                            bar.update(chunk.games)
-                tally = Tally()
-                writer.consolidate(out, [index for index, _, _ in bounds], observe=tally.add,
-                                   recorded=context.record)
+                sums = Tally()
+                # the tables are merged from the chunks as they come (zsim.runner.merging)
+                merger = Merger(out, [index for index, _, _ in bounds], context.record,
+                                observe=sums.add)
+                try:
+                    for index in sorted(finished):
+                        merger.offer(index)
+                    with backends.using(experiment.backend, experiment.jobs,
+                                        experiment.scheduler) as pool:
+                        session["workers"] = pool.size
+                        with _bar(experiment.games, done, progress) as bar:
+                            for chunk in pool.play(context, out, pending):
+                                totals.add(chunk)
+                                merger.offer(chunk.label.index)
+                                bar.update(chunk.games)
+                    merger.finish()
+                except BaseException:
+                    merger.abort()
+                    raise
+                tally = sums
                 if experiment.trajectories != "off":
                     from zsim.experience import valuewin
                     from zsim.experience.winprob import fill_run  # pandas: only now
