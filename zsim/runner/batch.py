@@ -1,4 +1,4 @@
-"""Run an experiment: plan the chunks, play them (``zsim.runner.backends``), consolidate, summarise.
+"""Run an experiment: plan the chunks, play them (``zsim.runner.backends``), merge, summarise.
 
 ``start_run`` begins a run in an empty directory; ``resume_run`` finishes an interrupted one
 from its ``run.json`` and the chunks already on disk. Both end in the same ``_execute``.

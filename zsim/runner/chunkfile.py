@@ -146,7 +146,7 @@ def _header(data: bytes) -> dict:
 def read_parts(file: Path, names: Iterable[str] | None = None) -> dict[str, pa.Buffer]:
     """The named parts of a chunk file (all of them by default), each read on its own.
 
-    Consolidation keeps a row group's worth of a table's chunks in memory, hundreds of chunks
+    The merging keeps a row group's worth of a table's chunks in memory, hundreds of chunks
     for a small table. A part read alone costs its own bytes; a slice of a memory-mapped file
     would keep the pages of the whole file resident, so that memory grew with the run.
     """

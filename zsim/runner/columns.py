@@ -3,7 +3,7 @@
 Each table has fixed leading columns with explicit types. Whatever else the engine reports
 (``n_*`` activity counters, which vary from game to game, and setup features) follows: counters
 sorted by name and filled with 0 where a chunk never saw them, then the other columns sorted by
-name and filled with nulls. The same order is produced for any chunking, so the consolidated
+name and filled with nulls. The same order is produced for any chunking, so the merged
 tables do not depend on how the run was split.
 
 A chunk's rows are turned into columns once, at its end (``Columns``), and the columns into Arrow

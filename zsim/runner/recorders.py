@@ -4,7 +4,7 @@ A recorder is named in the experiment (``record: [positions]``). In each chunk t
 one ``start()`` collector per recorder; the collector is attached to each game before it plays
 (``attach(game, plan)``, which listens to the game's events) and told when the game finished
 (``finish(ok)``: a failed game's rows are dropped); ``table()`` is the chunk's Arrow table,
-written beside the result tables and consolidated into ``<name>.parquet`` like them. The
+written beside the result tables and merged into ``<name>.parquet`` like them. The
 recorders are looked up by name on first use, so that a run that records nothing imports none.
 """
 

@@ -1,7 +1,7 @@
 """The end-of-run summary: per strategy win rate with a 95% Wilson interval, mean VP, failures.
 
 It is built from sums per strategy (``Tally``). A run collects them from the chunk tables that
-consolidation merges anyway (``zsim.runner.writer.consolidate``), so its end reads nothing back;
+the merging reads anyway (``zsim.runner.merging``), so its end reads nothing back;
 a finished run's files give the same sums record batch by record batch (``summarize``), in the
 same small memory for 100,000 games as for ten. Both stay on numpy and pyarrow's arrays: pandas
 is imported only when someone asks for ``Summary.table`` (a notebook), since importing it took a

@@ -119,7 +119,7 @@ def play_chunk(context: RunContext, index: int, start: int, stop: int,
             for name, records in experience.items():
                 columns[name].add(records, lineup=plan.strategies, **ids,
                                   n_players=plan.n_players)
-    # A result table without rows is left out: consolidation gives its file the table's base
+    # A result table without rows is left out: the merging gives its file the table's base
     # columns (most runs record no experience, and a chunk of a few games may have no rows in
     # a small table), so its empty stream is neither built nor written nor read back.
     files = {name: _ipc(table.table()) for name, table in columns.items() if table.records}
