@@ -7,12 +7,20 @@ work slows both alike). The ladder of docs/strategies.md gives these ratios.
 Seats alternate with the seed. CPU time (``time.process_time``) of the whole game: both seats
 and the engine; and the bot's own questions answered per CPU second of its answers. Say which
 build was measured (``zsim --version``).
+
+``--against BOT`` compares two bots instead: each seed's game of the other bot against
+``greedy`` is played just before the bot's, in the same seat, and the ratio is to it (a
+search's game costs some two hundred ``greedy`` mirrors: too short a yardstick for two
+searches).
+
+    python benchmarks/bot_cost.py "mcts(judge='distilled')" --against mcts --games 40
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from typing import Any
 
 from zsim.components import load_box
 from zsim.components.loader import default_box_dir
@@ -20,14 +28,22 @@ from zsim.game import play_game
 from zsim.strategies.registry import resolve
 
 
+def seated(player: Any, greedy: Any, seed: int) -> list[Any]:
+    """The seats of a game of ``player`` against ``greedy``: the seat alternates with the seed."""
+    return [player, greedy] if seed % 2 else [greedy, player]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("bot", help="the bot, named as for zsim run -s")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=5000)
+    parser.add_argument("--against", default="", help="another bot to compare with, instead "
+                                                       "of a greedy mirror")
     args = parser.parse_args()
     box = load_box(default_box_dir())
     bot, greedy = resolve(args.bot), resolve("greedy")
+    other = resolve(args.against) if args.against else None
     own = {"questions": 0, "seconds": 0.0}  # the bot's own questions and the CPU they took
     choose = bot.choose
 
@@ -41,17 +57,21 @@ def main() -> None:
 
     bot.choose = timed
     play_game(box, [bot, greedy], args.seed - 1)  # warm: the model and the tables loaded
+    if other is not None:
+        play_game(box, [other, greedy], args.seed - 1)
     own.update(questions=0, seconds=0.0)
-    spent = {"bot": 0.0, "greedy": 0.0}
+    spent = {"bot": 0.0, "base": 0.0}
     for seed in range(args.seed, args.seed + args.games):
-        for who, seats in (("greedy", [greedy, resolve("greedy")]),
-                           ("bot", [bot, greedy] if seed % 2 else [greedy, bot])):
+        for who, seats in (("base", seated(other, greedy, seed) if other else
+                            [greedy, resolve("greedy")]), ("bot", seated(bot, greedy, seed))):
             clock = time.process_time()
             play_game(box, seats, seed)
             spent[who] += time.process_time() - clock
     per = {who: s / args.games for who, s in spent.items()}
-    print(f"{args.bot}: {per['bot']:.3f} s per game, greedy mirror {per['greedy']:.4f} s, "
-          f"ratio {per['bot'] / per['greedy']:.1f}; its own questions "
+    base = f"{args.against} {per['base']:.3f} s" if other else \
+        f"greedy mirror {per['base']:.4f} s"
+    ratio = f"{per['bot'] / per['base']:.{3 if other else 1}f}"
+    print(f"{args.bot}: {per['bot']:.3f} s per game, {base}, ratio {ratio}; its own questions "
           f"{own['questions'] / max(own['seconds'], 1e-9):,.0f}/s "
           f"({args.games} games from seed {args.seed})")
 

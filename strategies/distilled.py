@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from zsim.decisions import Decision
 from zsim.strategies import estimates
 from zsim.strategies.estimates.choices import VALUES
-from zsim.strategies.estimates.questions import STATICS, UNCHANGED
+from zsim.strategies.estimates.questions import STATICS, UNCHANGED, begin
 from zsim.strategies.heuristic import FIRST_QUESTION, HeuristicStrategy, nothing_to_weigh
 from zsim.view import SHARED_READERS, PlayerView
 
@@ -101,6 +101,41 @@ class DistilledStrategy(HeuristicStrategy):
     def choose_turn(self, view: PlayerView, decision: Decision) -> Any:
         if nothing_to_weigh(decision):
             return super().choose_turn(view, decision)
+        favourite, values, scores, width = self._scored(view, decision)
+        options = decision.options
+        if 0 < width < len(options):  # the scorer was fitted on the favourites only
+            kept = set(sorted(range(len(options)), key=lambda i: -values[i])[:width])
+            scores = [v if i in kept else -math.inf for i, v in enumerate(scores)]
+        best = max(range(len(options)), key=scores.__getitem__)
+        if scores[best] <= scores[options.index(favourite)]:
+            return favourite  # among equals, the heuristic's favourite
+        choice = options[best]
+        view.memo.pop(UNCHANGED, None)  # the heuristic's hint was for its own favourite
+        if choice[0] == "court" and choice[2] in FIRST_QUESTION:
+            self.unchanged(view, FIRST_QUESTION[choice[2]])
+        return choice
+
+    def option_values(self, view: PlayerView, decision: Decision) -> list[float | None]:
+        """At a turn question, its score of every option (the phase's value plus the move's
+        bonus), which a search can order its options by; the view's RNG and memory are put back
+        as they were. The scorer was fitted on the heuristic's ``width`` favourites: the others'
+        scores are the same sum, outside what it was fitted on. Every other question: the
+        heuristic's values."""
+        if decision.kind != "turn" or nothing_to_weigh(decision):
+            return super().option_values(view, decision)
+        rng, memo = view.rng.getstate(), dict(view.memo)
+        try:
+            begin(view, decision.kind)
+            return list(self._scored(view, decision)[2])
+        finally:
+            view.rng.setstate(rng)
+            view.memo.clear()
+            view.memo.update(memo)
+
+    def _scored(self, view: PlayerView,
+                decision: Decision) -> tuple[Any, list[float], list[float], int]:
+        """The phase's heuristic favourite, every option's value with the phase's weights and
+        its score (the value plus the move's bonus), and the scorer's width."""
         from zsim.learn.policy import phase_of, score
 
         scorer = scorer_for(self.scorer, view)
@@ -119,20 +154,8 @@ class DistilledStrategy(HeuristicStrategy):
                 del memo[STATICS]
             else:
                 memo[STATICS] = own
-        options = decision.options
-        values = [shown.get(o, 0.0) for o in options]
-        scores = score(view, phase, options, values)
-        if 0 < scorer.width < len(options):  # the scorer was fitted on the favourites only
-            kept = set(sorted(range(len(options)), key=lambda i: -values[i])[:scorer.width])
-            scores = [v if i in kept else -math.inf for i, v in enumerate(scores)]
-        best = max(range(len(options)), key=scores.__getitem__)
-        if scores[best] <= scores[options.index(favourite)]:
-            return favourite  # among equals, the heuristic's favourite
-        choice = options[best]
-        memo.pop(UNCHANGED, None)  # the heuristic's hint was for its own favourite
-        if choice[0] == "court" and choice[2] in FIRST_QUESTION:
-            self.unchanged(view, FIRST_QUESTION[choice[2]])
-        return choice
+        values = [shown.get(o, 0.0) for o in decision.options]
+        return favourite, values, score(view, phase, decision.options, values), scorer.width
 
 
 # Like the heuristic, it only reads the table (its features come from the heuristic's estimates):

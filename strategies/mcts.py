@@ -8,8 +8,8 @@ which each was available. Options join a node in the heuristic's order of prefer
 root each of the ``width`` kept is tried once before any is tried twice; below it one at first
 and more as the node is visited (progressive widening), so that the other players answer as the
 heuristic would until the budget can tell their options apart. Below the tree a fast policy
-plays on (``rollout``: the heuristic, ``basic`` or ``random``) to the horizon, the seat's
-``horizon``-th later turn (0: the end of the game), where the position is valued
+plays on (``rollout``: the heuristic, ``distilled``, ``basic`` or ``random``) to the horizon,
+the seat's ``horizon``-th later turn (0: the end of the game), where the position is valued
 (``zsim.strategies.search.standing``: margin if the game ended now plus the heuristic's value of the
 seat's best option then). The seat's own nodes maximise that value, the other players' nodes
 minimise it (a paranoid search: in a game of more than two, the others are taken to play
@@ -34,6 +34,13 @@ tokens); those are always searched by halving, a flat question with few options.
 values a fork at its horizon with a learned value model (``zsim.learn.model``; ``model``: its
 file, by default the one shipped for the game's player count) instead of the heuristic's
 ``standing``, so that short playouts can stand in for long ones.
+
+``judge`` is the bot whose values do the heuristic's part in the search: the order in which
+options join a node, the root's ``width`` kept, the halving root's first order and ``prior``,
+and the value of the best option at a horizon. ``judge='distilled'`` is the heuristic on the
+learned weights and move bonuses of ``zsim.strategies.distilled`` (the player count's shipped
+scorer, with this bot's weights for the questions it does not score); ``rollout='distilled'``
+plays the playouts with it. Both cost what the heuristic does.
 """
 
 from __future__ import annotations
@@ -50,7 +57,9 @@ from zsim.strategies.heuristic import HeuristicStrategy, nothing_to_weigh
 from zsim.strategies.search import (
     Driver,
     Evaluate,
+    check_judge,
     check_policy,
+    judge_of,
     play_out,
     policy,
     preferred,
@@ -88,16 +97,18 @@ class Node:
 class MctsStrategy(HeuristicStrategy):
     name = "mcts"
     description = ("information-set MCTS at the turn question (parameters: iterations, seconds, "
-                   "rollout heuristic|basic|random, horizon, width, exploration, root "
-                   "ucb|halving, prior, kinds, leaf standing|model, model, and heuristic "
-                   "weights)")
+                   "rollout heuristic|distilled|basic|random, judge heuristic|distilled, "
+                   "horizon, width, exploration, root ucb|halving, prior, kinds, leaf "
+                   "standing|model, model, and heuristic weights)")
     forks = True  # the engine keeps the snapshots a fork needs
 
     def __init__(self, iterations: int = 12, seconds: float = 0.0, rollout: str = "heuristic",
                  horizon: int = 0, width: int = 8, exploration: float = 3.0,
                  root: str = "ucb", prior: float = 0.0, kinds: str = "turn",
-                 leaf: str = "standing", model: str = "", **weights: float) -> None:
+                 leaf: str = "standing", model: str = "", judge: str = "heuristic",
+                 **weights: float) -> None:
         check_policy(rollout)
+        check_judge(judge)
         if iterations < 1:
             raise ValueError(f"iterations={iterations}: expected at least 1")
         if seconds < 0 or horizon < 0 or width < 0 or exploration < 0 or prior < 0:
@@ -116,20 +127,20 @@ class MctsStrategy(HeuristicStrategy):
         self.rollout, self.horizon, self.width = rollout, int(horizon), int(width)
         self.exploration, self.root, self.prior = float(exploration), root, float(prior)
         self.kinds = searched_kinds(kinds)
-        self.leaf, self.model = leaf, model
+        self.leaf, self.model, self.judge = leaf, model, judge
 
     def search(self, view: PlayerView, decision: Decision) -> Any:
         """The searched answer to a question of ``kinds`` (the heuristic's own bookkeeping of
         the turn's estimates has run: the question comes through ``choose``)."""
         if decision.kind == "turn" and nothing_to_weigh(decision):
             return HeuristicStrategy.choose_turn(self, view, decision)
-        judge = HeuristicStrategy(**self.params)
+        judge = judge_of(self.judge, self.params)
         if decision.kind == "turn" and self.root == "ucb":
             return self._tree(view, decision, judge)
         return self._halving(view, decision, judge, judge.option_values(view, decision))
 
     def _fast(self, judge: HeuristicStrategy) -> Any:
-        return judge if self.rollout == "heuristic" else policy(self.rollout, self.params)
+        return judge if self.rollout == self.judge else policy(self.rollout, self.params)
 
     def _evaluate(self, view: PlayerView) -> Evaluate | None:
         """The leaf evaluation: None for the heuristic's standing, else the model's."""

@@ -27,6 +27,7 @@ from zsim.decisions import Decision
 from zsim.rules import scoring
 from zsim.strategies.base import Strategy
 from zsim.strategies.basic import BasicStrategy
+from zsim.strategies.distilled import DistilledStrategy
 from zsim.strategies.heuristic import HeuristicStrategy
 from zsim.strategies.random_bot import RandomStrategy
 from zsim.view import SHARED_READERS, PlayerView
@@ -35,8 +36,12 @@ Pick = Callable[[PlayerView, Decision, int], Any]  # a search's answer to a turn
 # the value of a fork's position for the searching seat, at the horizon: (fork, the seat's view
 # there, the turn question it stands at) -> a margin in VP
 Evaluate = Callable[[Any, PlayerView, Decision], float]
-# the policies a search may play its forks with, by name (``heuristic``: the bot's own weights)
-POLICIES = ("heuristic", "basic", "random")
+# the policies a search may play its forks with, by name (``heuristic``: the bot's own weights;
+# ``distilled``: the heuristic on the learned weights of the player count's shipped scorer,
+# ``zsim.strategies.distilled``, at about the heuristic's cost)
+POLICIES = ("heuristic", "distilled", "basic", "random")
+# the bots that may judge a search's options (order them, keep the best few, value a horizon)
+JUDGES = ("heuristic", "distilled")
 
 
 class Horizon(Exception):
@@ -59,17 +64,32 @@ def check_policy(name: str) -> None:
         raise ValueError(f"rollout {name!r}: expected one of {', '.join(POLICIES)}")
 
 
+def check_judge(name: str) -> None:
+    """Refuse a judge name that is not one of ``JUDGES``."""
+    if name not in JUDGES:
+        raise ValueError(f"judge {name!r}: expected one of {', '.join(JUDGES)}")
+
+
 def policy(name: str, weights: dict[str, float]) -> Strategy:
-    """A fork's policy by name; the heuristic plays with ``weights``."""
+    """A fork's policy by name; the heuristic and ``distilled`` play with ``weights``."""
     check_policy(name)
-    if name == "heuristic":
-        return HeuristicStrategy(**weights)
+    if name in JUDGES:
+        return judge_of(name, weights)
     return BasicStrategy() if name == "basic" else RandomStrategy()
+
+
+def judge_of(name: str, weights: dict[str, float]) -> HeuristicStrategy:
+    """A judge by name (``JUDGES``) with ``weights``; ``distilled`` on the player count's
+    shipped scorer."""
+    check_judge(name)
+    return DistilledStrategy("", **weights) if name == "distilled" else \
+        HeuristicStrategy(**weights)
 
 
 def preferred(judge: HeuristicStrategy, view: PlayerView, decision: Decision,
               width: int) -> list:
-    """The ``width`` options the heuristic values most, best first (0: every option)."""
+    """The ``width`` options the judge (the heuristic, or ``distilled``) values most, best
+    first (0: every option)."""
     options = decision.options
     values = judge.option_values(view, decision)
     order = sorted(range(len(options)), key=lambda i: -(values[i] or 0.0))

@@ -88,6 +88,30 @@ def test_it_does_not_see_the_cards_it_cannot_see(box, tmp_path, turn):
     assert choices[0] == choices[1] == choices[2]
 
 
+def test_its_option_values_are_the_scores_it_chooses_by_and_change_nothing(box, tmp_path):
+    # what a search ordering its options by this bot sees (``mcts(judge='distilled')``): on a
+    # scorer choosing among every option, the option it plays scores best; the scores are not
+    # greedy's values (the phase's weights, the bonuses); asking leaves the view as it was
+    path = tmp_path / "every-option.yaml"
+    save_scorer(ScorerFile(n_players=2, rules_digest=rules_digest(box), width=0,
+                           phases=other_phases()), path)
+    bonused = 0
+    for turn in (5, 9, 30):
+        game = at_turn(box, 2, 6, turn)
+        decision = game.pending()
+        view = game.views[decision.seat]
+        bot = resolve(f"distilled(scorer='{path}')")
+        rng, memo = view.rng.getstate(), dict(view.memo)
+        scores = bot.option_values(view, decision)
+        assert view.rng.getstate() == rng and view.memo == memo
+        values = HeuristicStrategy(**bot.params).option_values(view, decision)
+        assert all(isinstance(v, float) for v in scores) and len(scores) == len(values)
+        bonused += scores != values
+        choice = bot.choose(view, decision)
+        assert scores[decision.options.index(choice)] == max(scores)
+    assert bonused
+
+
 @pytest.mark.parametrize("text, message", [
     (b"\xff\xfe not text", "cannot read it as YAML"),
     (b"phases: [", "cannot read it as YAML"),

@@ -30,6 +30,8 @@ MCTS = "mcts(iterations=3, width=3, horizon=1)"
 # common deals, sequential halving, and a search at every question that matters
 FLAT = "mcts(root='halving', iterations=3, width=3, horizon=1, kinds='all')"
 BOTS = ["lookahead", MCTS, FLAT]
+# playouts played, and options ordered, by the learned heuristic (``distilled``)
+DISTILLED = "mcts(iterations=3, width=3, rollout='distilled', judge='distilled')"
 
 
 @pytest.mark.parametrize("bot", BOTS)
@@ -97,7 +99,7 @@ def test_zsim_run_plays_the_solo_game_against_lisi(bot, tmp_path):
     assert list(players["strategy"]) == [bot, "lisi-2"]
 
 
-@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize("bot", [*BOTS, DISTILLED])
 @pytest.mark.parametrize("seats", [["-n", "2", "-s", "courtier"], ["-n", "3", "-s", "courtier"],
                                    ["-n", "4", "-s", "courtier"], ["--solo", "--lisi", "1"]])
 def test_zsim_play_plays_it_and_the_same_game_twice(bot, seats):
@@ -108,7 +110,7 @@ def test_zsim_play_plays_it_and_the_same_game_twice(bot, seats):
     assert CliRunner().invoke(main, args).output == out.output
 
 
-@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize("bot", [*BOTS, DISTILLED])
 def test_a_pickled_bot_plays_the_same_game(box, bot):
     seats = [resolve(bot), resolve("greedy")]
     first = play_game(box, seats, 12)
@@ -128,7 +130,8 @@ def at_turn(box, n: int, seed: int, turn: int) -> Game:
         game.answer(decision.options[len(decision.options) // 2])
 
 
-@pytest.mark.parametrize("bot", [*BOTS, "mcts(iterations=12, rollout='random')"])
+@pytest.mark.parametrize("bot", [*BOTS, "mcts(iterations=12, rollout='random')", DISTILLED,
+                                 "mcts(root='halving', iterations=4, rollout='distilled')"])
 @pytest.mark.parametrize("n, turn", [(2, 9), (3, 14)])
 def test_its_choice_does_not_depend_on_the_cards_it_cannot_see(box, bot, n, turn):
     game = at_turn(box, n, 6, turn)
@@ -252,7 +255,7 @@ def test_a_budget_in_seconds_plays_a_game(box):
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("mcts(rollout='mcts')", "rollout"),
+    ("mcts(rollout='mcts')", "rollout 'mcts': expected one of heuristic, distilled, basic"),
     ("mcts(iterations=0)", "iterations"),
     ("mcts(horizon=-1)", "horizon"),
     ("mcts(depth=3)", "unknown parameter 'depth'"),
@@ -263,6 +266,7 @@ def test_a_budget_in_seconds_plays_a_game(box):
     ("mcts(root='halving', seconds=1)", "seconds"),
     ("mcts(leaf='model')", "horizon"),
     ("mcts(leaf='oracle', horizon=1)", "leaf"),
+    ("mcts(judge='basic')", "judge 'basic': expected one of heuristic, distilled"),
 ])
 def test_bad_parameters_are_refused_naming_them(spec, message):
     with pytest.raises(UnknownStrategy, match=message):

@@ -68,16 +68,19 @@ def test_no_question_of_the_distilled_bot_changes_the_game(box, watched, players
     assert watched["shared"] > 100 * players and watched["copied"] == 0
 
 
-def test_a_search_s_forks_show_the_table_itself_to_its_playouts_and_change_nothing(box, watched):
-    """A fork is the searcher's own game: its driver, whose playout policy is the heuristic,
-    is shown the fork's table itself, and no question of a playout changes the fork."""
-    search = resolve("mcts(iterations=2)")
-    result = play_game(box, [search, resolve("greedy")], 11)
+@pytest.mark.parametrize("spec", ["mcts(iterations=2)",
+                                  "mcts(iterations=2, rollout='distilled', judge='distilled')"])
+def test_a_search_s_forks_show_the_table_itself_to_its_playouts_and_change_nothing(
+        box, watched, spec):
+    """A fork is the searcher's own game: its driver, whose playout policy is the heuristic
+    or ``distilled``, is shown the fork's table itself, and no question of a playout changes
+    the fork."""
+    result = play_game(box, [resolve(spec), resolve("greedy")], 11)
     assert watched["forks"] > 500  # the playouts' questions, checked one by one
     saved = set(SHARED_READERS)
     SHARED_READERS.clear()  # every seat and every fork shown copies: the same game
     try:
-        copied = play_game(box, [resolve("mcts(iterations=2)"), resolve("greedy")], 11)
+        copied = play_game(box, [resolve(spec), resolve("greedy")], 11)
     finally:
         SHARED_READERS.update(saved)
     assert copied.scores == result.scores and copied.decisions == result.decisions
@@ -91,6 +94,8 @@ def test_a_driver_with_another_policy_is_shown_copies(box):
 
     judge = HeuristicStrategy()
     assert Driver(0, leave, judge, judge, 0).reads_only
+    assert Driver(0, leave, DistilledStrategy(), DistilledStrategy(), 0).reads_only
+    assert not Driver(0, leave, DistilledStrategy(), Scribbler(), 0).reads_only
     assert not Driver(0, leave, RandomStrategy(), judge, 0).reads_only
     assert not Driver(0, leave, Scribbler(), judge, 0).reads_only
 
