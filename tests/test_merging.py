@@ -128,3 +128,42 @@ def test_an_aborted_merging_leaves_no_file_and_finish_refuses_missing_chunks(out
         merger.finish()
     merger.abort()
     assert sorted(p.name for p in out.iterdir()) == [chunkfile.CHUNKS]
+
+
+def test_a_fork_waits_for_the_chunk_being_merged(out, monkeypatch):
+    """A worker forked while the merging is inside a chunk would inherit the locks it holds;
+    the fork waits until the chunk is merged."""
+    import os
+    import threading
+
+    inside, go_on = threading.Event(), threading.Event()
+    real = merging._Table.add
+
+    def add(table: Any, *args: Any) -> None:
+        inside.set()
+        go_on.wait(30)
+        real(table, *args)
+
+    monkeypatch.setattr(merging._Table, "add", add)
+    write_chunk(out, 0, CHUNKS[0])
+    merger = merging.Merger(out, [0])
+    merger.offer(0)
+    assert inside.wait(30)
+    forked: list[int] = []
+
+    def fork() -> None:
+        pid = os.fork()
+        if pid == 0:
+            os._exit(0)
+        os.waitpid(pid, 0)
+        forked.append(pid)
+
+    forking = threading.Thread(target=fork)
+    forking.start()
+    forking.join(0.5)
+    assert forking.is_alive() and not forked  # held back while the chunk is merged
+    go_on.set()
+    forking.join(30)
+    assert forked
+    merger.finish()
+    assert pq.read_table(out / "games.parquet").num_rows == CHUNKS[0].num_rows

@@ -44,6 +44,14 @@ ROW_GROUP_BYTES = 32 * 1024 * 1024
 
 Observer = Callable[[str, pa.Table], None]
 
+# The run's process forks its workers, sometimes while the run plays (a worker in place of one
+# killed over a time limit). A fork copies every lock as it is at that instant, and one that the
+# merging thread held then (the memory allocator's, pyarrow's) would stay held forever in the
+# child. So a fork waits until the merging is between two chunks, where it holds none.
+_BETWEEN_CHUNKS = threading.Lock()
+os.register_at_fork(before=_BETWEEN_CHUNKS.acquire, after_in_parent=_BETWEEN_CHUNKS.release,
+                    after_in_child=_BETWEEN_CHUNKS.release)
+
 
 class Merger:
     """Merge the chunks ``indices`` of the run in ``out`` (in that order) as each is
@@ -124,10 +132,11 @@ class Merger:
                         self._changed.wait()
                     if self._stopping:
                         return
-                self._merge(index)
+                with _BETWEEN_CHUNKS:
+                    self._merge(index)
             # Encoding Parquet runs outside Python's lock: two tables at a time, the largest
             # first, shorten this last step, when the run's games are over.
-            with ThreadPoolExecutor(max_workers=2) as closing:
+            with _BETWEEN_CHUNKS, ThreadPoolExecutor(max_workers=2) as closing:
                 list(closing.map(_Table.close, sorted(self._tables.values(),
                                                       key=lambda table: -table.size)))
         except BaseException as error:  # raised by offer and finish, in the run's thread
