@@ -35,6 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from zsim.compare import per_game
 from zsim.components import default_box_dir
 from zsim.paired import Shift, distribution_shift, mean_shift, quantile_shifts
+from zsim.runner.chunkfile import temporary
 from zsim.runner.experiment import IDENTITY_FIELDS, Experiment, ExperimentError, parse_experiment
 from zsim.runner.writer import RUN_JSON, read_json
 from zsim.stats import (
@@ -462,8 +463,8 @@ def write_baseline(path: Path, recording: Recording) -> Baseline:
     data["per_game"] = {"file": table.name, "digest": table_digest(recording.players)}
     summary = _validate(data, "the new baseline")
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp_table = table.with_name(f".{table.name}.tmp")
-    tmp_yaml = path.with_name(f".{path.name}.tmp")
+    tmp_table = temporary(table)
+    tmp_yaml = temporary(path)
     table_data = pa.Table.from_pandas(recording.players, preserve_index=False)
     recorded_with = json.dumps({"box_digest": summary.box_digest,
                                 "fingerprint": summary.fingerprint}, sort_keys=True)

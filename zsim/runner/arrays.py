@@ -14,7 +14,7 @@ the conversion. Only a column that fails takes the slower way of nulls.
 from __future__ import annotations
 
 from array import array as typed_array
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from itertools import chain
 from typing import Any
 
@@ -38,13 +38,14 @@ def arrays(columns: Mapping[str, list[Any]], types: Mapping[str, pa.DataType],
     built: dict[str, pa.Array] = {}
     for kind, names in groups.items():
         try:
-            built.update(_together(columns, names, kind, repeat, dense_only=True))
+            built.update(_together(columns, names, kind, repeat, _dense))
         except _HasNull:
             plain = [name for name in names if None not in columns[name]]
             nullable = [name for name in names if name not in plain]
-            for part in (plain, nullable):
+            # ``array`` names a value of another type among the columns without nulls
+            for part, convert in ((plain, array), (nullable, _with_nulls)):
                 if part:
-                    built.update(_together(columns, part, kind, repeat, dense_only=False))
+                    built.update(_together(columns, part, kind, repeat, convert))
     return built
 
 
@@ -53,10 +54,12 @@ class _HasNull(Exception):
 
 
 def _together(columns: Mapping[str, list[Any]], names: list[str], kind: pa.DataType,
-              repeat: np.ndarray | None, dense_only: bool) -> dict[str, pa.Array]:
+              repeat: np.ndarray | None,
+              convert: Callable[[list[Any], pa.DataType, np.ndarray | None], pa.Array]
+              ) -> dict[str, pa.Array]:
     values = list(chain.from_iterable(columns[name] for name in names))
     times = None if repeat is None else np.tile(repeat, len(names))
-    whole = _dense(values, kind, times) if dense_only else array(values, kind, times)
+    whole = convert(values, kind, times)
     length = len(whole) // len(names)
     return {name: whole.slice(i * length, length) for i, name in enumerate(names)}
 
@@ -67,7 +70,12 @@ def array(values: list[Any], kind: pa.DataType, repeat: np.ndarray | None = None
     try:
         return _dense(values, kind, repeat)
     except _HasNull:
-        pass
+        return _with_nulls(values, kind, repeat)
+
+
+def _with_nulls(values: list[Any], kind: pa.DataType, repeat: np.ndarray | None) -> pa.Array:
+    """``array`` the slower way, with a validity bitmap; a value of another type is a
+    TypeError."""
     if kind == pa.null():
         return pa.nulls(len(values) if repeat is None else int(repeat.sum()))
     present = np.array([value is not None for value in values])

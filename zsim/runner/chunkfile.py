@@ -55,11 +55,17 @@ def seeds_digest(seeds: Iterable[int]) -> str:
     return hashlib.sha256(",".join(map(str, seeds)).encode()).hexdigest()[:16]
 
 
+def temporary(path: Path) -> Path:
+    """The hidden name beside ``path`` that a file is written under before it is renamed to
+    ``path``."""
+    return path.with_name(f".{path.name}.tmp")
+
+
 def atomic_write(path: Path, data: bytes | Iterable[bytes]) -> None:
     """Write to a temporary file beside ``path``, flush it to the disk, rename it into place
     and flush the directory, so that after a crash ``path`` holds the old bytes or the new ones.
     A failed write (a full disk) leaves no temporary file behind."""
-    tmp = path.with_name(f".{path.name}.tmp")
+    tmp = temporary(path)
     try:
         with open(tmp, "wb") as handle:
             for piece in [data] if isinstance(data, bytes) else data:

@@ -34,7 +34,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from zsim.runner import chunkfile
-from zsim.runner.chunkfile import sync_dir
+from zsim.runner.chunkfile import sync_dir, temporary
 from zsim.runner.columns import TABLES, conform, unified_schema
 
 FAILURES = "failures.jsonl"
@@ -97,19 +97,19 @@ class Merger:
             self._thread.join()
             if self._error is not None:
                 raise self._error
-            temporary = {final: _temporary(final) for final in self.files}
-            with open(temporary[self.out / FAILURES], "wb") as merged:
+            staged = {final: temporary(final) for final in self.files}
+            with open(staged[self.out / FAILURES], "wb") as merged:
                 for part in self._failures:
                     merged.write(part)
             # Flushing a file to the disk is a wait, not work: the waits overlap in threads.
-            with ThreadPoolExecutor(max_workers=len(temporary)) as flushing:
-                list(flushing.map(_sync_file, temporary.values()))
+            with ThreadPoolExecutor(max_workers=len(staged)) as flushing:
+                list(flushing.map(_sync_file, staged.values()))
         except BaseException as error:
             self.abort()
             if isinstance(error, OSError) and error.filename is None:
                 error.filename = str(self.out)
             raise
-        for final, tmp in temporary.items():
+        for final, tmp in staged.items():
             os.replace(tmp, final)
         sync_dir(self.out)
 
@@ -122,7 +122,7 @@ class Merger:
         for table in self._tables.values():
             table.discard()
         for final in self.files:
-            _temporary(final).unlink(missing_ok=True)
+            temporary(final).unlink(missing_ok=True)
 
     def _merge_all(self) -> None:
         try:
@@ -159,7 +159,7 @@ class _Table:
 
     def __init__(self, out: Path, name: str) -> None:
         self.out, self.name = out, name
-        self.tmp = _temporary(out / f"{name}.parquet")
+        self.tmp = temporary(out / f"{name}.parquet")
         self.schema = unified_schema(name, [])
         self.merged: list[int] = []  # the chunks with rows of this table, merged so far
         self.group: list[pa.Table] = []
@@ -223,10 +223,6 @@ def consolidate(out: Path, indices: list[int], observe: Observer | None = None,
     for index in indices:
         merger.offer(index)
     merger.finish()
-
-
-def _temporary(final: Path) -> Path:
-    return final.with_name(f".{final.name}.tmp")
 
 
 def _sync_file(path: Path) -> None:
