@@ -38,6 +38,26 @@ def test_recording_a_game_does_not_change_it(recorded):
     seated, result, _ = recorded
     plain = play_game(seated.box, seated.strategies, seated.seed, seated.options, narrate=True)
     assert plain.scores == result.scores and plain.decisions == result.decisions
+
+
+@pytest.mark.parametrize("bot, valued", [
+    ("mcts(iterations=2)", True),
+    # these weigh a turn's options on forks only: nothing for the record to show
+    ("lookahead", False), ("mcts(root='halving', iterations=2, width=2, kinds='all')", False)])
+def test_a_search_bot_is_recorded_and_plays_as_unrecorded(bot, valued):
+    """The record asks the deciding bot for its values at each of its questions, while the game
+    stands at the question: a search forks from there (it once forked a game that had moved
+    past it, and failed on an option of another question)."""
+    names, seed = [bot, "greedy"], 5
+    result, record = record_game(seat_game(names, 2, seed=seed))
+    seated = seat_game(names, 2, seed=seed)
+    plain = play_game(seated.box, seated.strategies, seated.seed, seated.options, narrate=True)
+    assert plain.scores == result.scores and plain.decisions == result.decisions
+    searched = [step for step in record["steps"] if step["kind"] == "decision"
+                and step["by"] == 0 and step["decision"] == "turn" and len(step["options"]) > 1]
+    shown = [step for step in searched if step["values"] is not None]
+    if valued:  # a turn with nothing to weigh shows none
+        assert len(shown) >= len(searched) / 2 > 0
     assert (plain.walls, plain.rewards, plain.abilities, plain.tiles) == (
         result.walls, result.rewards, result.abilities, result.tiles)
     assert plain.log == result.log

@@ -459,12 +459,19 @@ class Game:
                     given = consult(self, cast("Player", strategy), seats.views[seat], shown)
                 finally:
                     del PLAYING[self.token]
-            self._asking = None
             answer = as_offered(given, options)
             if answer is NOT_OFFERED:
+                self._asking = None
                 raise IllegalChoice(strategy.name, decision, given, self.seed)
+            if "decision" in self._hooks:
+                # told while the game still stands at the question, so that a listener may ask
+                # a bot about it: a search forks from the question (the game viewer's values)
+                self.emit("decision", {"decision": decision, "answer": answer})
+            self._asking = None
             if keeping:
                 self._answers.append(answer)
+                self._cursor += 1
+            return answer
         if keeping:
             self._cursor += 1
         if "decision" in self._hooks:
