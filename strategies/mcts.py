@@ -22,11 +22,14 @@ tie-breaks and the policy's draws come from the view's RNG. ``seconds`` > 0 sear
 instead, however many iterations that is, so its games depend on the machine's speed and load
 and are not reproducible.
 
-``root='halving'`` spends the budget differently: no tree, but the same ``iterations`` deals
-shared by every candidate at the root (each candidate tried on the same redeal and the same later
-chances, so that the luck of a deal cancels out of their comparison) and sequential halving
-(each round gives the candidates still in an equal share of the budget on the deals so far and
-drops the worse half, so the budget goes to the options that are close). ``prior`` adds the
+``root='halving'`` spends the budget differently: no tree, but deals shared by every candidate
+at the root (each candidate tried on the same redeal and the same later chances, so that the
+luck of a deal cancels out of their comparison) and sequential halving (each round gives the
+candidates still in an equal share of the budget on the deals so far and drops the worse half,
+so the budget goes to the options that are close). It spends at most ``iterations`` playouts,
+except that every candidate is tried once: a round that the playouts left cannot give to every
+candidate still in is not begun, and the best on the deals so far is chosen (with ``width`` 8,
+12 iterations play 8 + 4 playouts, 14 play 8 + 4 + 2). ``prior`` adds the
 heuristic's own value of each option (in VP, times ``prior``) to the mean it is judged by.
 ``kinds`` names the questions searched besides ``turn`` (``all``: the Starting tile, the
 rewards, the Elixir, the Palace and Governor tiles, the Master Alchemist and the soldiers'
@@ -166,7 +169,12 @@ class MctsStrategy(HeuristicStrategy):
         totals = dict.fromkeys(alive, 0.0)
         deals = spent = 0
         for done in range(rounds):
-            share = max(1, (self.iterations - spent) // ((rounds - done) * len(alive)))
+            left = self.iterations - spent
+            share = max(left, 0) // ((rounds - done) * len(alive))
+            if not share:  # fewer playouts left than the rounds would split evenly
+                if spent and left < len(alive):
+                    break  # the budget is spent: the best on the deals so far
+                share = 1  # every candidate is tried once, and a round begun is played whole
             for seed in [rng.getrandbits(64) for _ in range(share)]:
                 for option in alive:
                     driver = Driver(view.seat, _leave, fast, judge, self.horizon, evaluate,

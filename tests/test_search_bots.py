@@ -300,6 +300,45 @@ def test_halving_tries_every_candidate_on_the_same_deals_and_keeps_to_its_budget
     assert choice in finalists and len(tried) <= 8
 
 
+@pytest.mark.parametrize("width, iterations, deals", [
+    (8, 12, [8, 4]),  # 8 + 4 + 2 would overrun 12: the best of the last 4 on two deals
+    (8, 24, [8, 4, 4, 2, 2, 2, 2]),  # room for every round: 1, 2 then 4 deals a candidate
+    (6, 12, [6, 3, 2]),
+    (8, 5, [8]),  # under one playout a candidate: each is still tried once
+    (8, 11, [8]),  # 3 left for 4 candidates: the best on the first deal
+])
+def test_halving_spends_no_more_playouts_than_its_iterations(box, monkeypatch, width,
+                                                              iterations, deals):
+    """Whatever the width, a halving root spends at most ``iterations`` playouts, except that
+    every candidate is tried once, and plays each round it begins for every candidate left;
+    it chooses the best mean among the candidates of the last deal."""
+    from zsim.strategies import mcts
+
+    game = at_turn(box, 2, 6, 9)
+    decision = game.pending()
+    assert len(decision.options) >= 8  # the position offers enough candidates
+    tried: list = []
+
+    def spy(v, rng, driver):
+        seed = rng.getrandbits(64)
+        tried.append((driver.first, seed))
+        return float(hash((driver.first, seed)) % 7)
+
+    monkeypatch.setattr(mcts, "play_out", spy)
+    bot = resolve(f"mcts(root='halving', iterations={iterations}, width={width}, horizon=1)")
+    choice = bot.choose(game.views[decision.seat], decision)
+    seeds = list(dict.fromkeys(seed for _, seed in tried))
+    assert [sum(s == seed for _, s in tried) for seed in seeds] == deals
+    assert len(tried) == sum(deals) <= max(iterations, width)
+    values: dict = {}
+    for option, seed in tried:
+        values.setdefault(option, []).append(hash((option, seed)) % 7)
+    last = [o for o, s in tried if s == seeds[-1]]
+    assert choice in last
+    assert all(sum(values[choice]) / len(values[choice]) >= sum(values[o]) / len(values[o])
+               for o in last)
+
+
 @pytest.mark.parametrize("kinds, searched", [("turn", {"turn"}),
                                              ("all", {"turn", "start_tile", "reward"})])
 def test_a_search_answers_the_kinds_it_is_given(box, kinds, searched, monkeypatch):
