@@ -34,10 +34,18 @@ def recorded(request):
     return seat_game(names, players, seed=17, solo=solo, lisi_level=3), result, record
 
 
-def test_recording_a_game_does_not_change_it(recorded):
-    seated, result, _ = recorded
+def assert_same_game(seated, result):
+    """The game ``seated`` plays unrecorded is the recorded one, ``result``."""
     plain = play_game(seated.box, seated.strategies, seated.seed, seated.options, narrate=True)
     assert plain.scores == result.scores and plain.decisions == result.decisions
+    assert (plain.walls, plain.rewards, plain.abilities, plain.tiles) == (
+        result.walls, result.rewards, result.abilities, result.tiles)
+    assert plain.log == result.log
+
+
+def test_recording_a_game_does_not_change_it(recorded):
+    seated, result, _ = recorded
+    assert_same_game(seated, result)
 
 
 @pytest.mark.parametrize("bot, valued", [
@@ -50,17 +58,12 @@ def test_a_search_bot_is_recorded_and_plays_as_unrecorded(bot, valued):
     past it, and failed on an option of another question)."""
     names, seed = [bot, "greedy"], 5
     result, record = record_game(seat_game(names, 2, seed=seed))
-    seated = seat_game(names, 2, seed=seed)
-    plain = play_game(seated.box, seated.strategies, seated.seed, seated.options, narrate=True)
-    assert plain.scores == result.scores and plain.decisions == result.decisions
+    assert_same_game(seat_game(names, 2, seed=seed), result)
     searched = [step for step in record["steps"] if step["kind"] == "decision"
                 and step["by"] == 0 and step["decision"] == "turn" and len(step["options"]) > 1]
     shown = [step for step in searched if step["values"] is not None]
     if valued:  # a turn with nothing to weigh shows none
         assert len(shown) >= len(searched) / 2 > 0
-    assert (plain.walls, plain.rewards, plain.abilities, plain.tiles) == (
-        result.walls, result.rewards, result.abilities, result.tiles)
-    assert plain.log == result.log
 
 
 def test_the_record_holds_every_line_and_decision_and_ends_on_the_result(recorded):
