@@ -434,7 +434,8 @@ class Game:
         self.decisions += 1
         decision = Decision(kind, seat, options, context)
         keeping = self._snap is not None  # a segment that can be replayed: answers are kept
-        if keeping and self._cursor < len(self._answers):
+        replayed = keeping and self._cursor < len(self._answers)
+        if replayed:
             answer = as_offered(self._answers[self._cursor], options)  # a replay: as before
             if answer is NOT_OFFERED:
                 raise RuntimeError(f"a replayed {kind!r} answer {self._answers[self._cursor]!r} "
@@ -463,19 +464,16 @@ class Game:
             if answer is NOT_OFFERED:
                 self._asking = None
                 raise IllegalChoice(strategy.name, decision, given, self.seed)
-            if "decision" in self._hooks:
-                # told while the game still stands at the question, so that a listener may ask
-                # a bot about it: a search forks from the question (the game viewer's values)
-                self.emit("decision", {"decision": decision, "answer": answer})
-            self._asking = None
-            if keeping:
-                self._answers.append(answer)
-                self._cursor += 1
-            return answer
-        if keeping:
-            self._cursor += 1
         if "decision" in self._hooks:
+            # told while the game still stands at the question, its answer not logged yet, so
+            # that a listener may ask a bot about it: a search forks from the question (the
+            # game viewer's values)
             self.emit("decision", {"decision": decision, "answer": answer})
+        self._asking = None
+        if keeping:
+            if not replayed:
+                self._answers.append(answer)
+            self._cursor += 1
         return answer
 
     # --- the stepping API ------------------------------------------------------------------
