@@ -29,8 +29,8 @@ candidates still in an equal share of the budget on the deals so far and drops t
 so the budget goes to the options that are close). It spends at most ``iterations`` playouts,
 except that every candidate is tried once: a round that the playouts left cannot give to every
 candidate still in is not begun, and the best on the deals so far is chosen (with ``width`` 8,
-12 iterations play 8 + 4 playouts, 14 play 8 + 4 + 2). ``prior`` adds the
-heuristic's own value of each option (in VP, times ``prior``) to the mean it is judged by.
+12 iterations play 8 + 4 playouts, 14 play 8 + 4 + 2). ``prior`` adds the judge's value of each
+option (in VP, times ``prior``; see ``judge`` below) to the mean it is judged by.
 ``kinds`` names the questions searched besides ``turn`` (``all``: the Starting tile, the
 rewards, the Elixir, the Palace and Governor tiles, the Master Alchemist and the soldiers'
 tokens); those are always searched by halving, a flat question with few options. ``leaf='model'``
