@@ -38,6 +38,13 @@ values a fork at its horizon with a learned value model (``zsim.learn.model``; `
 file, by default the one shipped for the game's player count) instead of the heuristic's
 ``standing``, so that short playouts can stand in for long ones.
 
+``last`` > 0 searches only the seat's last ``last`` turns (the questions asked while it has at
+most that many cards still to play, its hand and the draws of the rounds to come), and answers
+the earlier ones with the judge's favourite, at the judge's cost. The end of a game is where a
+search is both cheap (its playouts are short) and worth most (the heuristic's end-game
+estimates are guesses that a playout to the end replaces with the score): a search of the last
+few turns buys much of the full search's strength for a few heuristic games' CPU.
+
 ``judge`` is the bot whose values do the heuristic's part in the search: the order in which
 options join a node, the root's ``width`` kept, the halving root's first order and ``prior``,
 and the value of the best option at a horizon. ``judge='distilled'`` is the heuristic on the
@@ -102,20 +109,20 @@ class MctsStrategy(HeuristicStrategy):
     description = ("information-set MCTS at the turn question (parameters: iterations, seconds, "
                    "rollout heuristic|distilled|basic|random, judge heuristic|distilled, "
                    "horizon, width, exploration, root ucb|halving, prior, kinds, leaf "
-                   "standing|model, model, and heuristic weights)")
+                   "standing|model, model, last, and heuristic weights)")
     forks = True  # the engine keeps the snapshots a fork needs
 
     def __init__(self, iterations: int = 12, seconds: float = 0.0, rollout: str = "heuristic",
                  horizon: int = 0, width: int = 8, exploration: float = 3.0,
                  root: str = "ucb", prior: float = 0.0, kinds: str = "turn",
                  leaf: str = "standing", model: str = "", judge: str = "heuristic",
-                 **weights: float) -> None:
+                 last: int = 0, **weights: float) -> None:
         check_policy(rollout)
         check_judge(judge)
         if iterations < 1:
             raise ValueError(f"iterations={iterations}: expected at least 1")
-        if seconds < 0 or horizon < 0 or width < 0 or exploration < 0 or prior < 0:
-            raise ValueError("seconds, horizon, width, exploration and prior must not be "
+        if min(seconds, horizon, width, exploration, prior, last) < 0:
+            raise ValueError("seconds, horizon, width, exploration, prior and last must not be "
                              "negative")
         if root not in ROOTS:
             raise ValueError(f"root {root!r}: expected one of {', '.join(ROOTS)}")
@@ -130,7 +137,7 @@ class MctsStrategy(HeuristicStrategy):
         self.rollout, self.horizon, self.width = rollout, int(horizon), int(width)
         self.exploration, self.root, self.prior = float(exploration), root, float(prior)
         self.kinds = searched_kinds(kinds)
-        self.leaf, self.model, self.judge = leaf, model, judge
+        self.leaf, self.model, self.judge, self.last = leaf, model, judge, int(last)
 
     def search(self, view: PlayerView, decision: Decision) -> Any:
         """The searched answer to a question of ``kinds`` (the heuristic's own bookkeeping of
@@ -138,6 +145,8 @@ class MctsStrategy(HeuristicStrategy):
         if decision.kind == "turn" and nothing_to_weigh(decision):
             return HeuristicStrategy.choose_turn(self, view, decision)
         judge = judge_of(self.judge, self.params)
+        if self.last and view.turns_left > self.last:  # too early in the game to search
+            return preferred(judge, view, decision, 1)[0]
         if decision.kind == "turn" and self.root == "ucb":
             return self._tree(view, decision, judge)
         return self._halving(view, decision, judge, judge.option_values(view, decision))

@@ -267,6 +267,7 @@ def test_a_budget_in_seconds_plays_a_game(box):
     ("mcts(leaf='model')", "horizon"),
     ("mcts(leaf='oracle', horizon=1)", "leaf"),
     ("mcts(judge='basic')", "judge 'basic': expected one of heuristic, distilled"),
+    ("mcts(last=-1)", "last must not be negative"),
 ])
 def test_bad_parameters_are_refused_naming_them(spec, message):
     with pytest.raises(UnknownStrategy, match=message):
@@ -357,3 +358,44 @@ def test_a_search_answers_the_kinds_it_is_given(box, kinds, searched, monkeypatc
     assert searched <= asked and asked <= set(mcts.SEARCHABLE) | {"turn"}
     if kinds == "turn":
         assert asked == {"turn"}
+
+
+@pytest.mark.parametrize("kinds", ["turn", "all"])
+def test_last_searches_the_seats_last_turns_only_and_takes_the_judges_favourite_before(
+        box, monkeypatch, kinds):
+    """``last=3``: every fork is played from a question with at most 3 cards left to play (and
+    some are), and every earlier question is answered with the judge's favourite, no fork."""
+    from zsim.strategies import mcts
+
+    forked: list[int] = []
+    early: list[tuple] = []
+    real_play_out, real_search = mcts.play_out, mcts.MctsStrategy.search
+
+    def spy_play_out(view, rng, driver):
+        forked.append(view.turns_left)
+        return real_play_out(view, rng, driver)
+
+    def spy_search(self, view, decision):
+        answer = real_search(self, view, decision)
+        if view.turns_left > 3 and not (decision.kind == "turn" and
+                                        mcts.nothing_to_weigh(decision)):
+            judge = search.judge_of("distilled", self.params)
+            early.append((answer, search.preferred(judge, view, decision, 1)[0]))
+        return answer
+
+    monkeypatch.setattr(mcts, "play_out", spy_play_out)
+    monkeypatch.setattr(mcts.MctsStrategy, "search", spy_search)
+    spec = f"root='halving', iterations=2, width=2, judge='distilled', kinds='{kinds}'"
+    play_game(box, [resolve(f"mcts({spec}, last=3)"), resolve("greedy")], 4)
+    assert 3 in forked and set(forked) <= {0, 1, 2, 3}  # 0: questions after the last card
+    assert len(early) > 20 and all(answer == favourite for answer, favourite in early)
+    forked.clear()
+    play_game(box, [resolve(f"mcts({spec})"), resolve("greedy")], 4)
+    assert max(forked) > 20  # without ``last``, the first turns are searched too
+
+
+def test_a_last_beyond_the_game_searches_every_turn_as_without_it(box):
+    spec = "root='halving', iterations=2, width=2, horizon=1"
+    games = [play_game(box, [resolve(f"mcts({spec}{extra})"), resolve("greedy")], 8)
+             for extra in ("", ", last=99")]
+    assert games[0].scores == games[1].scores and games[0].decisions == games[1].decisions
