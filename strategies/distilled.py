@@ -91,10 +91,13 @@ class DistilledStrategy(HeuristicStrategy):
         return state
 
     def _bots(self, scorer: ScorerFile) -> list[HeuristicStrategy]:
-        """A heuristic per phase: this bot's parameters with the phase's weights."""
-        bots = self.__dict__.get("_phased")
+        """A heuristic per phase of ``scorer``: this bot's parameters with the phase's weights.
+        Kept per scorer: one bot plays the games of every player count of a run, each count
+        with its own file (the scorers live as long as the process, in ``_SCORERS``)."""
+        phased: dict[int, list[HeuristicStrategy]] = self.__dict__.setdefault("_phased", {})
+        bots = phased.get(id(scorer))
         if bots is None:
-            bots = self.__dict__["_phased"] = [
+            bots = phased[id(scorer)] = [
                 HeuristicStrategy(**{**self.params, **phase.weights}) for phase in scorer.phases]
         return bots
 

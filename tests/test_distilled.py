@@ -257,3 +257,16 @@ def test_the_shipped_scorer_reads_and_plays_its_count(box, n):
     assert scorer.n_players == n and len(scorer.phases) >= 1
     game = play_game(box, [resolve("distilled")] + [resolve("greedy") for _ in range(n - 1)], 3)
     assert len(game.scores) == n
+
+
+def test_one_bot_plays_each_count_with_its_own_scorer_whatever_it_played_before(box):
+    """A run of several player counts plays them all with one bot in each worker: a 3-player
+    game is the same whether the bot played a 2-player game before it or not."""
+    def three(bot):
+        return play_game(box, [bot, resolve("greedy"), resolve("greedy")], 7)
+
+    fresh = three(resolve("distilled"))
+    used = resolve("distilled")
+    play_game(box, [used, resolve("greedy")], 3)
+    again = three(used)
+    assert again.scores == fresh.scores and again.decisions == fresh.decisions
