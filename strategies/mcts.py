@@ -144,12 +144,26 @@ class MctsStrategy(HeuristicStrategy):
         the turn's estimates has run: the question comes through ``choose``)."""
         if decision.kind == "turn" and nothing_to_weigh(decision):
             return HeuristicStrategy.choose_turn(self, view, decision)
-        judge = judge_of(self.judge, self.params)
+        judge = self._judge()
         if self.last and view.turns_left > self.last:  # too early in the game to search
             return preferred(judge, view, decision, 1)[0]
         if decision.kind == "turn" and self.root == "ucb":
             return self._tree(view, decision, judge)
         return self._halving(view, decision, judge, judge.option_values(view, decision))
+
+    def _judge(self) -> HeuristicStrategy:
+        """The judge, built at the first search and kept: it holds no state of a game (what it
+        notes of one lives in the view's memo), and building ``distilled`` at every question
+        cost a tenth of a game of ``last=1``."""
+        judge = self.__dict__.get("_judged")
+        if judge is None:
+            judge = self.__dict__["_judged"] = judge_of(self.judge, self.params)
+        return judge
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = super().__getstate__()
+        state.pop("_judged", None)  # built again on arrival, at the first search
+        return state
 
     def _fast(self, judge: HeuristicStrategy) -> Any:
         return judge if self.rollout == self.judge else policy(self.rollout, self.params)

@@ -32,6 +32,8 @@ FLAT = "mcts(root='halving', iterations=3, width=3, horizon=1, kinds='all')"
 BOTS = ["lookahead", MCTS, FLAT]
 # playouts played, and options ordered, by the learned heuristic (``distilled``)
 DISTILLED = "mcts(iterations=3, width=3, rollout='distilled', judge='distilled')"
+# the last turns searched, the judge's favourite before them
+LAST = "mcts(root='halving', iterations=2, width=2, judge='distilled', last=3)"
 
 
 @pytest.mark.parametrize("bot", BOTS)
@@ -110,7 +112,7 @@ def test_zsim_play_plays_it_and_the_same_game_twice(bot, seats):
     assert CliRunner().invoke(main, args).output == out.output
 
 
-@pytest.mark.parametrize("bot", [*BOTS, DISTILLED])
+@pytest.mark.parametrize("bot", [*BOTS, DISTILLED, LAST])
 def test_a_pickled_bot_plays_the_same_game(box, bot):
     seats = [resolve(bot), resolve("greedy")]
     first = play_game(box, seats, 12)
