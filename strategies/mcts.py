@@ -40,10 +40,10 @@ file, by default the one shipped for the game's player count) instead of the heu
 
 ``last`` > 0 searches only the seat's last ``last`` turns (the questions asked while it has at
 most that many cards still to play, its hand and the draws of the rounds to come), and answers
-the earlier ones with the judge's favourite, at the judge's cost. The end of a game is where a
-search is both cheap (its playouts are short) and worth most (the heuristic's end-game
-estimates are guesses that a playout to the end replaces with the score): a search of the last
-few turns buys much of the full search's strength for a few heuristic games' CPU.
+the earlier ones with the judge's favourite, at the judge's cost. At the end of a game a
+search is cheap (its playouts are short) and, as measured, worth much: a playout to the end
+replaces the heuristic's guess of what an option brings later with the score, when little or
+nothing comes later (docs/strategies.md, "A search of the last turns only").
 
 ``judge`` is the bot whose values do the heuristic's part in the search: the order in which
 options join a node, the root's ``width`` kept, the halving root's first order and ``prior``,
@@ -154,7 +154,7 @@ class MctsStrategy(HeuristicStrategy):
     def _judge(self) -> HeuristicStrategy:
         """The judge, built at the first search and kept: it holds no state of a game (what it
         notes of one lives in the view's memo), and building ``distilled`` at every question
-        cost a tenth of a game of ``last=1``."""
+        cost a sixth of the CPU of a game of ``last=1``."""
         judge = self.__dict__.get("_judged")
         if judge is None:
             judge = self.__dict__["_judged"] = judge_of(self.judge, self.params)
