@@ -133,7 +133,8 @@ def at_turn(box, n: int, seed: int, turn: int) -> Game:
 
 
 @pytest.mark.parametrize("bot", [*BOTS, "mcts(iterations=12, rollout='random')", DISTILLED,
-                                 "mcts(root='halving', iterations=4, rollout='distilled')"])
+                                 "mcts(root='halving', iterations=4, rollout='distilled')",
+                                 LAST.replace("last=3", "last=27")])  # 26 cards left: searched
 @pytest.mark.parametrize("n, turn", [(2, 9), (3, 14)])
 def test_its_choice_does_not_depend_on_the_cards_it_cannot_see(box, bot, n, turn):
     game = at_turn(box, n, 6, turn)
