@@ -801,6 +801,19 @@ def test_bench_prints_its_table():
     assert runner.count("%") == 3  # overhead by wall time, CPU time and in run
 
 
+def test_bench_gives_the_parallel_run_its_efficiency_in_run():
+    """With two jobs, the efficiency is given three ways, the last from the parallel run alone:
+    its games' time over twice its wall time, a share of the wall time at most 1 (the workers
+    cannot play longer than the run lasts), whatever the machine did between runs."""
+    result = CliRunner().invoke(main, ["bench", "--games", "12", "--jobs", "2", "--chunk-size",
+                                       "3", "-s", "random", "--players", "2"])
+    assert result.exit_code == 0, result.output
+    parallel = next(line for line in result.output.splitlines() if "runner, 2 jobs" in line)
+    shares = [float(word.rstrip("%")) for word in parallel.split() if word.endswith("%")]
+    assert len(shares) == 3 and 0 < shares[2] <= 100
+    assert "in run: the N-job run's time inside play_game" in result.output
+
+
 def test_bench_measures_a_chosen_lineup_and_refuses_unknown_bots():
     result = CliRunner().invoke(main, ["bench", "--games", "3", "--jobs", "1", "-s", "greedy",
                                        "-s", "random", "--players", "2"])

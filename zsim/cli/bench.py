@@ -21,7 +21,11 @@ measurement still starts its worker processes, as every ``zsim run`` does.
 The overhead over the bare engine compares two runs, and on a busy machine two runs of the
 same games differ by several percent, as much as the overhead itself. So the one-job runner's
 overhead is also given in run: its wall time over the time its games spent inside
-``play_game``, both taken in the same run, where the machine's speed cancels out.
+``play_game``, both taken in the same run, where the machine's speed cancels out. Likewise
+the parallel efficiency in run: the N-job run's time inside ``play_game`` over N times its wall
+time, the share of the workers' time spent playing. What it leaves out is what the runner cannot
+change: each game running slower while every core is busy (on a shared or virtual machine, a
+tenth or more), which the wall and CPU figures include.
 
 ``--runner`` times whole ``zsim run`` processes instead, as a user starts them: interpreter,
 imports, box, checks, workers, games, files, summary and exit. A short run with one job shows
@@ -302,14 +306,16 @@ def _process_table(runs: list[ProcessRun], lineup: str, chunk_size: int) -> str:
 def _table(rows: list[Row]) -> str:
     header = (f"{'lineup':<10}{'mode':<16}{'games':>6}{'wall s':>8}{'games/s':>9}"
               f"{'decisions/s':>12}{'CPU s':>8}{'games/CPU-s':>12}"
-              f"{'efficiency wall/CPU':>21}{'overhead wall/CPU/in run':>27}{'peak RSS':>10}")
+              f"{'efficiency wall/CPU/in run':>28}{'overhead wall/CPU/in run':>27}"
+              f"{'peak RSS':>10}")
     lines = [header, "-" * len(header)]
     for row in rows:
         t, base = row.timing, row.versus
         efficiency = overhead = ""
         if base is not None and row.jobs > 1:
             efficiency = (f"{t.rate / (row.jobs * base.rate):.1%} / "
-                          f"{base.cpu_seconds / t.cpu_seconds:.1%}")
+                          f"{base.cpu_seconds / t.cpu_seconds:.1%} / "
+                          f"{t.engine_seconds / (row.jobs * t.seconds):.1%}")
         elif base is not None:
             overhead = (f"{t.seconds / base.seconds - 1:.1%} / "
                         f"{t.cpu_seconds / base.cpu_seconds - 1:.1%} / "
@@ -317,13 +323,14 @@ def _table(rows: list[Row]) -> str:
         lines.append(
             f"{t.lineup:<10}{t.mode:<16}{t.games:>6}{t.seconds:>8.2f}{t.rate:>9.1f}"
             f"{t.decisions / t.seconds:>12.0f}{t.cpu_seconds:>8.2f}"
-            f"{t.games / t.cpu_seconds:>12.1f}{efficiency:>21}{overhead:>27}"
+            f"{t.games / t.cpu_seconds:>12.1f}{efficiency:>28}{overhead:>27}"
             f"{t.peak_rss_bytes / MIB:>6.0f} MiB")
     lines += [
         "overhead: runner over bare engine, minus 1 (wall; CPU); in run: the run's wall time "
         "over its time inside play_game, minus 1.",
         "efficiency: games/s with N jobs over N x games/s with 1 job (wall); CPU of 1 job over "
-        "CPU of N jobs (CPU).",
+        "CPU of N jobs (CPU); in run: the N-job run's time inside play_game over N x its wall "
+        "time.",
         "peak RSS: the largest process that played (the runner itself, or a worker).",
     ]
     return "\n".join(lines)
