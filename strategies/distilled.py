@@ -36,6 +36,9 @@ if TYPE_CHECKING:
 
 _SCORERS: dict[str, ScorerFile] = {}
 _WARNED: set[tuple[str, str]] = set()
+# The scorer each (spec, player count, box) was checked for, with the box itself, so that an id
+# reused by a later box is not taken for it: the checks run once, not at every turn.
+_CHECKED: dict[tuple[str, int, int], tuple[object, ScorerFile]] = {}
 
 
 def scorer_path(n_players: int) -> Path:
@@ -47,6 +50,18 @@ def scorer_path(n_players: int) -> Path:
 
 def scorer_for(spec: str, view: PlayerView) -> ScorerFile:
     """The scorer a game is played with, read once per process and checked against it."""
+    n, box = view.n_players, view.tables.box
+    checked = _CHECKED.get((spec, n, id(box)))
+    if checked is not None and checked[0] is box:
+        return checked[1]
+    scorer = _checked_scorer(spec, view)
+    _CHECKED[(spec, n, id(box))] = (box, scorer)
+    return scorer
+
+
+def _checked_scorer(spec: str, view: PlayerView) -> ScorerFile:
+    """``scorer_for`` the first time: read (once per process), refused for another player
+    count, warned about once on other rules."""
     from zsim.learn.model import ModelMismatch, rules_digest
     from zsim.learn.policy import ScorerError, load_scorer
 
@@ -104,11 +119,8 @@ class DistilledStrategy(HeuristicStrategy):
     def choose_turn(self, view: PlayerView, decision: Decision) -> Any:
         if nothing_to_weigh(decision):
             return super().choose_turn(view, decision)
-        favourite, values, scores, width = self._scored(view, decision)
+        favourite, _, scores = self._scored(view, decision, kept_only=True)
         options = decision.options
-        if 0 < width < len(options):  # the scorer was fitted on the favourites only
-            kept = set(sorted(range(len(options)), key=lambda i: -values[i])[:width])
-            scores = [v if i in kept else -math.inf for i, v in enumerate(scores)]
         best = max(range(len(options)), key=scores.__getitem__)
         if scores[best] <= scores[options.index(favourite)]:
             return favourite  # among equals, the heuristic's favourite
@@ -135,10 +147,12 @@ class DistilledStrategy(HeuristicStrategy):
             view.memo.clear()
             view.memo.update(memo)
 
-    def _scored(self, view: PlayerView,
-                decision: Decision) -> tuple[Any, list[float], list[float], int]:
+    def _scored(self, view: PlayerView, decision: Decision,
+                kept_only: bool = False) -> tuple[Any, list[float], list[float]]:
         """The phase's heuristic favourite, every option's value with the phase's weights and
-        its score (the value plus the move's bonus), and the scorer's width."""
+        its score (the value plus the move's bonus). With ``kept_only``, only the scorer's
+        ``width`` favourites are scored (the options it was fitted on, all that a turn chooses
+        among) and the others score minus infinity."""
         from zsim.learn.policy import phase_of, score
 
         scorer = scorer_for(self.scorer, view)
@@ -157,8 +171,18 @@ class DistilledStrategy(HeuristicStrategy):
                 del memo[STATICS]
             else:
                 memo[STATICS] = own
-        values = [shown.get(o, 0.0) for o in decision.options]
-        return favourite, values, score(view, phase, decision.options, values), scorer.width
+        options = decision.options
+        values = [shown.get(o, 0.0) for o in options]
+        width = scorer.width
+        if not kept_only or not 0 < width < len(options):
+            return favourite, values, score(view, phase, options, values)
+        # stable: among equal values the earlier option, as everywhere the favourites are cut
+        kept = sorted(range(len(options)), key=values.__getitem__, reverse=True)[:width]
+        scores = [-math.inf] * len(options)
+        for i, v in zip(kept, score(view, phase, [options[i] for i in kept],
+                                    [values[i] for i in kept]), strict=True):
+            scores[i] = v
+        return favourite, values, scores
 
 
 # Like the heuristic, it only reads the table (its features come from the heuristic's estimates):
