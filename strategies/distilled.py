@@ -138,14 +138,30 @@ class DistilledStrategy(HeuristicStrategy):
         heuristic's values."""
         if decision.kind != "turn" or nothing_to_weigh(decision):
             return super().option_values(view, decision)
+        return list(self.values_and_scores(view, decision)[1])
+
+    def values_and_scores(self, view: PlayerView,
+                          decision: Decision) -> tuple[list[float], list[float]]:
+        """At a turn question with options to weigh, every option's value with the phase's
+        weights and its score (the value plus the move's bonus); the view's RNG and memory are
+        put back as they were."""
         rng, memo = view.rng.getstate(), dict(view.memo)
         try:
             begin(view, decision.kind)
-            return list(self._scored(view, decision)[2])
+            _, values, scores = self._scored(view, decision)
+            return values, scores
         finally:
             view.rng.setstate(rng)
             view.memo.clear()
             view.memo.update(memo)
+
+    def phase_bot(self, view: PlayerView) -> HeuristicStrategy:
+        """The heuristic this bot values a turn with at this point of the game."""
+        from zsim.learn.policy import phase_of
+
+        scorer = scorer_for(self.scorer, view)
+        return self._bots(scorer)[phase_of(view.turns_left,
+                                           [p.from_turns_left for p in scorer.phases])]
 
     def _scored(self, view: PlayerView, decision: Decision,
                 kept_only: bool = False) -> tuple[Any, list[float], list[float]]:

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from tests.test_search_bots import at_turn
 from zsim.cli import main as main_cli
 from zsim.game import play_game
-from zsim.learn.distill import load_turns, main, record, save_turns
+from zsim.learn.distill import load_turns, main, policy_digest, record, save_turns
 from zsim.learn.model import ModelMismatch, rules_digest
 from zsim.learn.policy import (
     CATEGORIES,
@@ -25,6 +25,7 @@ from zsim.learn.policy import (
     ScorerFile,
     feature_names,
     fit_scorer,
+    refine_phases,
     load_scorer,
     save_scorer,
 )
@@ -218,6 +219,55 @@ def test_the_fit_reads_a_bonus_the_playouts_show():
     (phase,) = fit_scorer(turns, [0], 1.0, GREEDY)
     assert phase.bonus["wall"] == pytest.approx(5.0, rel=0.2)
     assert max(abs(v) for m, v in phase.bonus.items() if m != "wall") < 1.0
+
+
+def test_a_further_round_measures_the_scorer_that_plays_and_corrects_it(box, tmp_path):
+    # Turns recorded with a scorer: the options it chooses among (the heuristic's favourites),
+    # its own favourite first, the gap measured on its scores (value plus bonus; the fit
+    # measures each from the turn's mean, so what the gap is counted from does not matter).
+    # With greedy's weights and a large bonus for a Wall, its favourite is a Wall wherever
+    # one is among them.
+    phases = [Phase(from_turns_left=0, weights=GREEDY, bonus={"wall": 50.0})]
+    path = scorer_file(box, tmp_path, phases)
+    turns = record([5], scorer=str(path), width=3, deals=1, horizon=1)
+    wall = 1 + len(CATEGORIES) + MOVES.index("wall")
+    assert turns
+    for x, _, order, _ in turns:
+        assert x[order[0], 0] == x[order, 0].max()  # the best score of those kept first
+        if x[order, wall].any():
+            assert x[order[0], wall] == 1.0
+    assert any(x[order, wall].any() and not x[order, wall].all() for x, _, order, _ in turns)
+
+
+def test_a_further_round_scales_the_scorers_weights_and_adds_to_its_bonuses():
+    width = 2 + len(CATEGORIES) + len(MOVES)  # gap, categories, moves, fires
+    coef = np.zeros(2 * width)
+    coef[0] = 2.0  # the scorer's own score
+    coef[1 + CATEGORIES.index("walls")] = 1.0  # walls worth half again as much
+    coef[1 + len(CATEGORIES) + MOVES.index("unify")] = -2.0  # one VP less for a tuck
+    policy = other_phases()
+    refined = refine_phases(coef, policy, GREEDY)
+    assert [p.from_turns_left for p in refined] == [12, 0]
+    for old, new in zip(policy, refined, strict=True):
+        assert new.weights["walls"] == pytest.approx(1.5 * old.weights["walls"], abs=1e-4)
+        assert new.weights["vp"] == old.weights["vp"]
+        assert new.bonus["unify"] == pytest.approx(old.bonus.get("unify", 0.0) - 1.0)
+        assert new.bonus["elixir"] == old.bonus.get("elixir", 0.0) and new.fires == old.fires
+    coef[0] = -1.0  # the scorer's score told nothing: every phase kept as it is
+    assert refine_phases(coef, policy, GREEDY) == policy
+
+
+def test_turns_measured_against_another_policy_are_not_pooled(box, tmp_path):
+    turns = record([5], width=2, deals=1, horizon=1)
+    save_turns(turns, tmp_path / "greedy.npz")
+    path = scorer_file(box, tmp_path, other_phases())
+    assert len(load_turns(tmp_path / "greedy.npz", 2, "greedy")) == len(turns)
+    with pytest.raises(ValueError, match=f"turns file {tmp_path / 'greedy.npz'}: measured "
+                                         f"against the policy greedy, not {policy_digest(str(path))}"):
+        load_turns(tmp_path / "greedy.npz", 2, policy_digest(str(path)))
+    with pytest.raises(SystemExit):  # the command refuses them before playing
+        main(["--out", str(tmp_path / "x.yaml"), "--games", "1", "--scorer", str(path),
+              "--data", str(tmp_path / "greedy.npz")])
 
 
 def test_the_rebuild_command_writes_a_scorer_the_bot_reads(box, tmp_path):

@@ -107,14 +107,16 @@ def zeroed_values(view: PlayerView, decision: Decision,
 
 
 def features(view: PlayerView, decision: Decision, values: list[float],
-             zeroed: dict[str, list[float]]) -> np.ndarray:
-    """One row per option, the columns of ``feature_names``: the option's value less the best
-    option's, each category's contribution to its value, its kind of move, and whether it
-    fires the card below it at Court."""
+             zeroed: dict[str, list[float]], scores: list[float] | None = None) -> np.ndarray:
+    """One row per option, the columns of ``feature_names``: the option's score less the best
+    option's (its value, unless the policy adds move bonuses to it: ``scores``), each
+    category's contribution to its value, its kind of move, and whether it fires the card
+    below it at Court."""
     options = decision.options
     v = np.asarray(values, dtype=float)
     rows = np.zeros((len(options), len(feature_names())))
-    rows[:, 0] = v - v.max()
+    g = v if scores is None else np.asarray(scores, dtype=float)
+    rows[:, 0] = g - g.max()
     for j, c in enumerate(CATEGORIES):
         rows[:, 1 + j] = v - np.asarray(zeroed[c], dtype=float)
     m0 = 1 + len(CATEGORIES)
@@ -268,6 +270,30 @@ def fit_scorer(turns: list[Turn], starts: list[int], alpha: float,
                base: dict[str, float]) -> list[Phase]:
     """The phases fitted on recorded turns."""
     return phases_from(fit_coefficients(turns, alpha), starts, base)
+
+
+def refine_phases(coef: np.ndarray, policy: list[Phase], base: dict[str, float]) -> list[Phase]:
+    """A further round: the policy's phases corrected by coefficients fitted on turns whose
+    features were measured at the policy's own weights and scores (``features`` with
+    ``scores``). Each phase's weights are scaled as ``phase_from`` scales the heuristic's, and
+    the fitted bonuses are added to the policy's; a phase whose own score told nothing (a
+    coefficient of at most 0) is kept as it is. ``base``: the weights of the policy's heuristic
+    that its phases leave as they are."""
+    width = len(coef) // 2
+    starts = [p.from_turns_left for p in policy]
+    ends = [SPAN, *starts[:-1]]
+    out = []
+    for phase, start, end in zip(policy, starts, ends, strict=True):
+        step = phase_from(coef[:width] + stage((min(end, SPAN) + start) // 2) * coef[width:],
+                          start, {**base, **phase.weights})
+        if not step.bonus:  # kept as it is
+            out.append(phase)
+            continue
+        out.append(Phase(from_turns_left=start, weights=step.weights,
+                         bonus={m: round(phase.bonus.get(m, 0.0) + step.bonus[m], DIGITS)
+                                for m in MOVES},
+                         fires=round(phase.fires + step.fires, DIGITS)))
+    return out
 
 
 def score(view: PlayerView, phase: Phase, options: list, values: list[float]) -> list[float]:
