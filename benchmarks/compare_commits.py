@@ -34,10 +34,15 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 # bench's table: the left-aligned key columns, then right-aligned figures (zsim/cli/bench.py).
 KEYS = ("lineup", "mode")
+# (older commits print "efficiency wall/CPU", newer ones also the efficiency in run: the
+# longer name is looked for first, and a name inside one already found is not)
 FIGURES = ("games", "wall s", "games/s", "decisions/s", "CPU s", "games/CPU-s",
-           "efficiency wall/CPU", "overhead wall/CPU/in run", "peak RSS")
+           "efficiency wall/CPU/in run", "efficiency wall/CPU", "overhead wall/CPU/in run",
+           "peak RSS")
 # A cell holding several figures, "a / b / c", and what each is called.
-SPLIT = {"efficiency wall/CPU": ("efficiency wall", "efficiency CPU"),
+SPLIT = {"efficiency wall/CPU/in run": ("efficiency wall", "efficiency CPU",
+                                        "efficiency in run"),
+         "efficiency wall/CPU": ("efficiency wall", "efficiency CPU"),
          "overhead wall/CPU/in run": ("overhead wall", "overhead CPU", "overhead in run")}
 PERCENT = {name for names in SPLIT.values() for name in names}
 
@@ -103,7 +108,10 @@ def parse_bench(text: str) -> dict[tuple[str, str], dict[str, float]]:
     except StopIteration:
         sys.exit(f"no bench table in:\n{text}")
     header = lines[top]
-    ends = {name: header.index(name) + len(name) for name in FIGURES if name in header}
+    ends: dict[str, int] = {}
+    for name in FIGURES:
+        if name in header and not any(name in found for found in ends):
+            ends[name] = header.index(name) + len(name)
     mode_at, first = header.index("mode"), min(end - len(n) for n, end in ends.items())
     rows = {}
     for line in lines[top + 2:]:

@@ -37,7 +37,24 @@ def test_the_script_reads_back_each_figure_bench_prints(compare):
                                                                               abs=1e-3)
     assert rows["4 random", "runner, 2 jobs"]["efficiency wall"] == pytest.approx(
         (400 / 1.6) / (2 * 400 / 2.5), abs=1e-3)
+    assert rows["4 random", "runner, 2 jobs"]["efficiency in run"] == pytest.approx(
+        2.2 / (2 * 1.6), abs=1e-3)
     assert rows["4 random", "runner, 2 jobs"]["peak RSS"] == 120
+
+
+def test_the_script_reads_the_table_of_an_older_bench_too(compare):
+    # before the efficiency in run, the column was "efficiency wall/CPU", two figures a cell
+    old = """lineup    mode             games  wall s  games/s decisions/s   CPU s games/CPU-s\
+  efficiency wall/CPU   overhead wall/CPU/in run  peak RSS
+----
+4 random  runner, 2 jobs    2000    3.49    573.8      197572    6.91       289.3\
+        79.6% / 82.7%                              222 MiB
+engine: compiled (mypyc).""".replace("\\\n", "")
+    rows = compare.parse_bench(old)
+    figures = rows["4 random", "runner, 2 jobs"]
+    assert figures["efficiency wall"] == pytest.approx(0.796)
+    assert figures["efficiency CPU"] == pytest.approx(0.827)
+    assert "efficiency in run" not in figures and figures["peak RSS"] == 222
 
 
 def test_ratios_are_new_over_old_and_percentages_differ_in_points(compare):

@@ -25,8 +25,8 @@ from zsim.learn.policy import (
     ScorerFile,
     feature_names,
     fit_scorer,
-    refine_phases,
     load_scorer,
+    refine_phases,
     save_scorer,
 )
 from zsim.strategies.distilled import scorer_path
@@ -262,8 +262,9 @@ def test_turns_measured_against_another_policy_are_not_pooled(box, tmp_path):
     save_turns(turns, tmp_path / "greedy.npz")
     path = scorer_file(box, tmp_path, other_phases())
     assert len(load_turns(tmp_path / "greedy.npz", 2, "greedy")) == len(turns)
+    other = policy_digest(str(path))
     with pytest.raises(ValueError, match=f"turns file {tmp_path / 'greedy.npz'}: measured "
-                                         f"against the policy greedy, not {policy_digest(str(path))}"):
+                                         f"against the policy greedy, not {other}"):
         load_turns(tmp_path / "greedy.npz", 2, policy_digest(str(path)))
     with pytest.raises(SystemExit):  # the command refuses them before playing
         main(["--out", str(tmp_path / "x.yaml"), "--games", "1", "--scorer", str(path),
