@@ -26,17 +26,11 @@ from zsim.components import load_box
 from zsim.components.loader import default_box_dir
 from zsim.decisions import Decision
 from zsim.game import play_game
-from zsim.learn.distill import ALPHA, Rollouts, load_turns
+from zsim.learn.distill import ALPHA, Rollouts, favourites, load_turns
 from zsim.learn.policy import _rows, fit_coefficients
 from zsim.strategies.distilled import DistilledStrategy, scorer_path
 from zsim.strategies.heuristic import nothing_to_weigh
 from zsim.view import PlayerView
-
-
-def kept_best(values: list[float], scores: list[float], width: int) -> tuple[np.ndarray, int]:
-    """The ``width`` favourites by value, and the one of them with the best score."""
-    kept = np.argsort(-np.asarray(values), kind="stable")[:width]
-    return kept, int(kept[int(np.argmax(np.asarray(scores)[kept]))])
 
 
 class Probe(Rollouts):
@@ -51,9 +45,11 @@ class Probe(Rollouts):
         if nothing_to_weigh(decision):
             return self.policy.choose_turn(view, decision)
         values, scores, x = self._measured(view, decision)
-        kept, own = kept_best(values, scores, self.width)
+        kept = favourites(values, scores, self.width)
+        own = int(kept[0])
         fitted = int(kept[int(np.argmax(_rows(x[kept], view.turns_left) @ self.coef))])
-        _, refined = kept_best(*self.refined.values_and_scores(view, decision), self.width)
+        refined = int(favourites(*self.refined.values_and_scores(view, decision),
+                                 self.width)[0])
         self.noted.append((view.turns_left, fitted == own, refined == fitted, refined == own,
                            refined in set(kept.tolist())))
         return self.policy.choose_turn(view, decision)

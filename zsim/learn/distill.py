@@ -96,10 +96,7 @@ class Rollouts(HeuristicStrategy):
             return play(view, decision)
         judge = HeuristicStrategy(**self.params)
         values, scores, x = self._measured(view, decision)
-        # the policy's favourites (by value: the options a scorer chooses among), its own
-        # favourite (by score) first
-        kept = np.argsort(-np.asarray(values), kind="stable")[:self.width]
-        order = kept[np.argsort(-np.asarray(scores)[kept], kind="stable")]
+        order = favourites(values, scores, self.width)
         worth = np.zeros(len(order))
         for _ in range(self.deals):
             seed = self.rng.getrandbits(64)
@@ -130,6 +127,13 @@ class Rollouts(HeuristicStrategy):
             zeroed = self.zeroed[key] = zeroed_bots(bot.params)
         x = features(view, decision, values, zeroed_values(view, decision, zeroed), scores)
         return values, scores, x
+
+
+def favourites(values: list[float], scores: list[float], width: int) -> np.ndarray:
+    """The indices of the policy's ``width`` favourite options by value (the options a scorer
+    chooses among), its own favourite by score first: the options played out."""
+    kept = np.argsort(-np.asarray(values), kind="stable")[:width]
+    return kept[np.argsort(-np.asarray(scores)[kept], kind="stable")]
 
 
 def record(seeds: list[int], scorer: str = "", width: int = 6, deals: int = 2,

@@ -260,10 +260,16 @@ def phase_from(coef: np.ndarray, start: int, base: dict[str, float]) -> Phase:
 def phases_from(coef: np.ndarray, starts: list[int], base: dict[str, float]) -> list[Phase]:
     """The phases starting at ``starts`` turns left (decreasing to 0), each with the rates of
     the middle of its span."""
+    return [phase_from(c, start, base) for start, c in _by_phase(coef, starts)]
+
+
+def _by_phase(coef: np.ndarray, starts: list[int]) -> list[tuple[int, np.ndarray]]:
+    """Each phase's start and the coefficients of the middle of its span (the fit's rates
+    drift with the stage of the game)."""
     width = len(coef) // 2
     ends = [SPAN, *starts[:-1]]
-    return [phase_from(coef[:width] + stage((min(end, SPAN) + start) // 2) * coef[width:],
-                       start, base) for start, end in zip(starts, ends, strict=True)]
+    return [(start, coef[:width] + stage((min(end, SPAN) + start) // 2) * coef[width:])
+            for start, end in zip(starts, ends, strict=True)]
 
 
 def fit_scorer(turns: list[Turn], starts: list[int], alpha: float,
@@ -279,16 +285,13 @@ def refine_phases(coef: np.ndarray, policy: list[Phase], base: dict[str, float])
     the fitted bonuses are added to the policy's; a phase whose own score told nothing (a
     coefficient of at most 0) is kept as it is. ``base``: the weights of the policy's heuristic
     that its phases leave as they are."""
-    width = len(coef) // 2
-    starts = [p.from_turns_left for p in policy]
-    ends = [SPAN, *starts[:-1]]
     out = []
-    for phase, start, end in zip(policy, starts, ends, strict=True):
-        step = phase_from(coef[:width] + stage((min(end, SPAN) + start) // 2) * coef[width:],
-                          start, {**base, **phase.weights})
-        if not step.bonus:  # kept as it is
+    for phase, (start, c) in zip(policy, _by_phase(coef, [p.from_turns_left for p in policy]),
+                                 strict=True):
+        if c[0] <= 0:
             out.append(phase)
             continue
+        step = phase_from(c, start, {**base, **phase.weights})
         out.append(Phase(from_turns_left=start, weights=step.weights,
                          bonus={m: round(phase.bonus.get(m, 0.0) + step.bonus[m], DIGITS)
                                 for m in MOVES},
