@@ -29,7 +29,7 @@ from zsim.game import play_game
 from zsim.learn.distill import ALPHA, Rollouts, favourites, load_turns
 from zsim.learn.policy import _rows, fit_coefficients
 from zsim.strategies.distilled import DistilledStrategy, scorer_path
-from zsim.strategies.heuristic import nothing_to_weigh
+from zsim.strategies.heuristic import HeuristicStrategy, nothing_to_weigh
 from zsim.view import PlayerView
 
 
@@ -44,7 +44,7 @@ class Probe(Rollouts):
     def choose_turn(self, view: PlayerView, decision: Decision) -> Any:
         if nothing_to_weigh(decision):
             return self.policy.choose_turn(view, decision)
-        values, scores, x = self._measured(view, decision)
+        values, scores, x = self._measured(view, decision, HeuristicStrategy(**self.params))
         kept = favourites(values, scores, self.width)
         own = int(kept[0])
         fitted = int(kept[int(np.argmax(_rows(x[kept], view.turns_left) @ self.coef))])

@@ -95,7 +95,7 @@ class Rollouts(HeuristicStrategy):
         if nothing_to_weigh(decision):
             return play(view, decision)
         judge = HeuristicStrategy(**self.params)
-        values, scores, x = self._measured(view, decision)
+        values, scores, x = self._measured(view, decision, judge)
         order = favourites(values, scores, self.width)
         worth = np.zeros(len(order))
         for _ in range(self.deals):
@@ -107,11 +107,12 @@ class Rollouts(HeuristicStrategy):
         self.turns.append((x, view.turns_left, order, worth / self.deals))
         return play(view, decision)
 
-    def _measured(self, view: PlayerView,
-                  decision: Decision) -> tuple[list[float], list[float], np.ndarray]:
+    def _measured(self, view: PlayerView, decision: Decision,
+                  judge: HeuristicStrategy) -> tuple[list[float], list[float], np.ndarray]:
         """The options' values and scores as the policy weighs them, and their features
         measured at the policy's own weights (the heuristic's; a scorer's, at this phase, with
-        its move bonuses in the scores), so that the fit corrects the policy that played."""
+        its move bonuses in the scores), so that the fit corrects the policy that played.
+        ``judge``: the heuristic on this bot's weights."""
         from zsim.strategies.distilled import DistilledStrategy
 
         key: int | None = None
@@ -120,7 +121,7 @@ class Rollouts(HeuristicStrategy):
             bot = self.policy.phase_bot(view)
             key = id(bot)  # the policy keeps its phases' bots as long as it lives
         else:
-            bot = HeuristicStrategy(**self.params)
+            bot = judge  # the heuristic, which the playouts are judged by too
             values = scores = [v or 0.0 for v in bot.option_values(view, decision)]
         zeroed = self.zeroed.get(key)
         if zeroed is None:
