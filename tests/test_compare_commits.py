@@ -27,10 +27,17 @@ def test_the_script_reads_back_each_figure_bench_prints(compare):
     engine = Timing("4 random", "engine, 1 core", 400, 2.0, 1.9, 60_000, 100 * 2**20)
     single = Timing("4 random", "runner, 1 job", 400, 2.5, 2.2, 60_000, 110 * 2**20, 2.1)
     double = Timing("4 random", "runner, 2 jobs", 400, 1.6, 2.5, 60_000, 120 * 2**20, 2.2)
-    text = _table([Row(engine), Row(single, versus=engine), Row(double, versus=single, jobs=2)])
+    cores = Timing("4 random", "engine, 2 cores", 400, 1.25, 2.3, 60_000, 90 * 2**20)
+    text = _table([Row(engine), Row(cores, versus=engine, jobs=2), Row(single, versus=engine),
+                   Row(double, versus=single, jobs=2, ceiling=cores)])
+    assert "the runner's N jobs reach, of its games/s: 4 random: 78.1%." in text  # 1.25 / 1.6
     rows = compare.parse_bench(f"engine: compiled\n{text}\nengine: compiled (mypyc).")
-    assert set(rows) == {("4 random", "engine, 1 core"), ("4 random", "runner, 1 job"),
-                         ("4 random", "runner, 2 jobs")}
+    assert set(rows) == {("4 random", "engine, 1 core"), ("4 random", "engine, 2 cores"),
+                         ("4 random", "runner, 1 job"), ("4 random", "runner, 2 jobs")}
+    assert rows["4 random", "engine, 2 cores"]["efficiency wall"] == pytest.approx(0.8)
+    assert rows["4 random", "engine, 2 cores"]["efficiency CPU"] == pytest.approx(1.9 / 2.3,
+                                                                                 abs=1e-3)
+    assert "efficiency in run" not in rows["4 random", "engine, 2 cores"]
     assert rows["4 random", "engine, 1 core"]["games/CPU-s"] == pytest.approx(400 / 1.9, abs=0.1)
     assert rows["4 random", "runner, 1 job"]["overhead wall"] == pytest.approx(0.25)
     assert rows["4 random", "runner, 1 job"]["overhead CPU"] == pytest.approx(2.2 / 1.9 - 1,

@@ -814,6 +814,34 @@ def test_bench_gives_the_parallel_run_its_efficiency_in_run():
     assert "in run: the N-job run's time inside play_game" in result.output
 
 
+@pytest.mark.skipif(not bench.FORKS, reason="the parallel bare engine forks")
+def test_bench_plays_the_bare_engine_on_n_cores_as_the_runners_ceiling():
+    """The bare engine in 2 processes at once gets an efficiency against the one-core loop,
+    and the runner's 2 jobs a share of its speed."""
+    result = CliRunner().invoke(main, ["bench", "--games", "12", "--jobs", "2", "--chunk-size",
+                                       "3", "-s", "random", "--players", "2"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    one, two = (next(line for line in lines if mode in line)
+                for mode in ("engine, 1 core", "engine, 2 cores"))
+    words = [line.split() for line in (one, two)]
+    assert words[0][4] == words[1][4] == "12"  # games
+    assert len([w for w in words[1] if w.endswith("%")]) == 2  # wall and CPU efficiency
+    ceiling = next(line for line in lines if line.startswith("engine, N cores:"))
+    share = float(ceiling.split("chosen: ")[1].rstrip(".%"))
+    assert 0 < share
+
+
+@pytest.mark.skipif(not bench.FORKS, reason="the parallel bare engine forks")
+def test_bench_engine_on_n_cores_plays_what_the_loop_plays():
+    """Every game once, in all the processes together: the decisions are the loop's."""
+    experiment = Experiment(games=10, players=[3], strategies=["random", "greedy"], seed=5)
+    alone = bench._engine("x", experiment)
+    together = bench._engines("x", experiment, 3)
+    assert together.mode == "engine, 3 cores" and together.games == 10
+    assert together.decisions == alone.decisions and together.peak_rss_bytes > 0
+
+
 def test_bench_measures_a_chosen_lineup_and_refuses_unknown_bots():
     result = CliRunner().invoke(main, ["bench", "--games", "3", "--jobs", "1", "-s", "greedy",
                                        "-s", "random", "--players", "2"])

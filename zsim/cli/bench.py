@@ -25,7 +25,9 @@ overhead is also given in run: its wall time over the time its games spent insid
 the parallel efficiency in run: the N-job run's time inside ``play_game`` over N times its wall
 time, the share of the workers' time spent playing. What it leaves out is what the runner cannot
 change: each game running slower while every core is busy (on a shared or virtual machine, a
-tenth or more), which the wall and CPU figures include.
+tenth or more), which the wall and CPU figures include. That slowdown is measured as well, where
+processes can be forked: the bare engine in N processes at once (``engine, N cores``), the most
+the machine gives N jobs, and the runner's N-job speed as a share of it.
 
 ``--runner`` times whole ``zsim run`` processes instead, as a user starts them: interpreter,
 imports, box, checks, workers, games, files, summary and exit. A short run with one job shows
@@ -38,6 +40,7 @@ or quieter between the two runs does not move.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import resource
 import subprocess
@@ -48,7 +51,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 import click
 
@@ -60,7 +63,16 @@ from zsim.runner.boxfiles import load_for_run
 from zsim.runner.worker import peak_rss_bytes
 from zsim.strategies.registry import UnknownStrategy, resolve
 
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+
+    from zsim.components import Box
+    from zsim.options import GameOptions
+    from zsim.strategies.base import Strategy
+
 MIB = 1024 * 1024
+# the bare engine's parallel measurement forks this process (the runner's workers fork too)
+FORKS = "fork" in multiprocessing.get_all_start_methods()
 
 
 @dataclass
@@ -108,6 +120,7 @@ class Row:
     timing: Timing
     versus: Timing | None = None  # what the efficiency or overhead is measured against
     jobs: int = 1
+    ceiling: Timing | None = None  # the bare engine in as many processes at once
 
 
 @click.command("bench")
@@ -168,9 +181,16 @@ def command(games: int, jobs: int, chunk_size: int, repeat: int, strategies: tup
         measures = [partial(_engine, label, experiment), partial(_runner, label, experiment)]
         if jobs > 1:
             measures.append(partial(_runner, label, experiment.with_overrides(jobs=jobs)))
+            if FORKS:
+                measures.append(partial(_engines, label, experiment, jobs))
         engine, single, *parallel = _fastest(repeat, measures)
-        rows += [Row(engine), Row(single, versus=engine)]
-        rows += [Row(timing, versus=single, jobs=jobs) for timing in parallel]
+        rows += [Row(engine)]
+        if len(parallel) == 2:
+            rows.append(Row(parallel[1], versus=engine, jobs=jobs))
+        rows.append(Row(single, versus=engine))
+        if parallel:
+            rows.append(Row(parallel[0], versus=single, jobs=jobs,
+                            ceiling=parallel[1] if len(parallel) == 2 else None))
     click.echo(_table(rows))
     click.echo(f"engine: {ENGINE}.")
     if strategies:
@@ -220,21 +240,64 @@ def _cpu() -> float:
     return total
 
 
-def _engine(label: str, experiment: Experiment) -> Timing:
-    """The bare engine: the same games, played in a plain loop with no runner around them, on
-    the box the runner plays (its variants applied, its per-box caches as warm)."""
+def _bare(experiment: Experiment) -> tuple[Box, GameOptions, list[list[Strategy]], list[int]]:
+    """What the bare engine plays: the box the runner plays (its variants applied, its
+    per-box caches as warm), the options, and each game's seated bots and seed."""
     box, _, _ = load_for_run(experiment.box_dir(), experiment.variant_set().box)
-    options = experiment.options()
     instances = {name: resolve(name) for name in experiment.strategies}
     schedule = experiment.schedule()
     plans = [schedule.plan(i) for i in range(experiment.games)]
-    decisions = 0
+    return (box, experiment.options(), [[instances[name] for name in plan.strategies]
+                                         for plan in plans], [plan.seed for plan in plans])
+
+
+def _play_all(box: Box, options: GameOptions, seated: list[list[Strategy]],
+              seeds: list[int]) -> int:
+    """Play the games in a plain loop; the decisions they took."""
+    return sum(play_game(box, bots, seed, options).decisions
+               for bots, seed in zip(seated, seeds, strict=True))
+
+
+def _engine(label: str, experiment: Experiment) -> Timing:
+    """The bare engine: the same games, played in a plain loop with no runner around them."""
+    box, options, seated, seeds = _bare(experiment)
     clock, cpu = time.perf_counter(), _cpu()
-    for plan in plans:
-        seated = [instances[name] for name in plan.strategies]
-        decisions += play_game(box, seated, plan.seed, options).decisions
+    decisions = _play_all(box, options, seated, seeds)
     return Timing(label, "engine, 1 core", experiment.games, time.perf_counter() - clock,
                   _cpu() - cpu, decisions, peak_rss_bytes())
+
+
+def _engines(label: str, experiment: Experiment, jobs: int) -> Timing:
+    """The bare engine in ``jobs`` processes at once, each playing every ``jobs``-th game:
+    the most a run with that many jobs could get from this machine, which slows every game
+    down when all its cores are busy (shared caches and memory, a virtual machine's host).
+    The processes are forks of this one, so they start with everything loaded, as the
+    runner's workers do."""
+    box, options, seated, seeds = _bare(experiment)
+    context = multiprocessing.get_context("fork")
+    clock, cpu = time.perf_counter(), _cpu()
+    pipes, processes = [], []
+    for k in range(jobs):
+        reader, writer = context.Pipe(duplex=False)
+        process = context.Process(target=_play_share, args=(
+            writer, box, options, seated[k::jobs], seeds[k::jobs]))
+        process.start()
+        writer.close()
+        pipes.append(reader)
+        processes.append(process)
+    shares = [pipe.recv() for pipe in pipes]
+    for process in processes:
+        process.join()
+    seconds = time.perf_counter() - clock
+    return Timing(label, f"engine, {jobs} cores", experiment.games, seconds, _cpu() - cpu,
+                  sum(decisions for decisions, _ in shares), max(peak for _, peak in shares))
+
+
+def _play_share(pipe: Connection, box: Box, options: GameOptions, seated: list[list[Strategy]],
+                seeds: list[int]) -> None:
+    """One of ``_engines``'s processes: play, then send the decisions and its peak RSS."""
+    pipe.send((_play_all(box, options, seated, seeds), peak_rss_bytes()))
+    pipe.close()
 
 
 def _runner(label: str, experiment: Experiment) -> Timing:
@@ -309,13 +372,17 @@ def _table(rows: list[Row]) -> str:
               f"{'efficiency wall/CPU/in run':>28}{'overhead wall/CPU/in run':>27}"
               f"{'peak RSS':>10}")
     lines = [header, "-" * len(header)]
+    ceilings: list[str] = []
     for row in rows:
         t, base = row.timing, row.versus
         efficiency = overhead = ""
         if base is not None and row.jobs > 1:
             efficiency = (f"{t.rate / (row.jobs * base.rate):.1%} / "
-                          f"{base.cpu_seconds / t.cpu_seconds:.1%} / "
-                          f"{t.engine_seconds / (row.jobs * t.seconds):.1%}")
+                          f"{base.cpu_seconds / t.cpu_seconds:.1%}")
+            if t.engine_seconds is not None:
+                efficiency += f" / {t.engine_seconds / (row.jobs * t.seconds):.1%}"
+            if row.ceiling is not None:
+                ceilings.append(f"{t.lineup}: {t.rate / row.ceiling.rate:.1%}")
         elif base is not None:
             overhead = (f"{t.seconds / base.seconds - 1:.1%} / "
                         f"{t.cpu_seconds / base.cpu_seconds - 1:.1%} / "
@@ -333,4 +400,8 @@ def _table(rows: list[Row]) -> str:
         "time.",
         "peak RSS: the largest process that played (the runner itself, or a worker).",
     ]
+    if ceilings:
+        lines.append("engine, N cores: the bare engine in N processes at once, the most this "
+                     "machine gives N jobs; the runner's N jobs reach, of its games/s: "
+                     f"{', '.join(ceilings)}.")
     return "\n".join(lines)
