@@ -24,6 +24,7 @@ from zsim.learn.policy import (
     ScorerError,
     ScorerFile,
     feature_names,
+    fit_coefficients,
     fit_scorer,
     load_scorer,
     refine_phases,
@@ -221,6 +222,46 @@ def test_the_fit_reads_a_bonus_the_playouts_show():
     assert max(abs(v) for m, v in phase.bonus.items() if m != "wall") < 1.0
 
 
+def _noisy_turns(rng: np.random.Generator, score_weight: float) -> list:
+    """Made-up turns whose worth is ``score_weight`` times the score, 5 VP for a Wall, 2 VP per
+    unit of the first category's contribution, and noise."""
+    turns = []
+    for _ in range(400):
+        x = np.zeros((6, len(feature_names())))
+        x[:, 0] = -np.sort(rng.random(6) * 3)
+        x[:, 0] -= x[:, 0].max()
+        x[:, 1] = rng.random(6)
+        walls = rng.random(6) < 0.3
+        x[walls, 1 + len(CATEGORIES) + MOVES.index("wall")] = 1.0
+        worth = score_weight * x[:, 0] + 5.0 * walls + 2.0 * x[:, 1] + rng.normal(0, 2, 6)
+        turns.append((x, int(rng.integers(0, 31)), np.arange(6), worth))
+    return turns
+
+
+def test_a_fit_holding_the_score_fits_the_rest_as_its_correction():
+    """Holding the score's coefficient at 1, whatever the playouts say of it: the bonus and the
+    category's rate are read from the worth less the score; holding the weights too leaves
+    every category's coefficient at 0 and still reads the bonus."""
+    turns = _noisy_turns(np.random.default_rng(1), score_weight=0.2)
+    width = len(feature_names())
+    wall = 1 + len(CATEGORIES) + MOVES.index("wall")
+    free = fit_coefficients(turns, 1.0)
+    assert free[0] + 0.5 * free[width] == pytest.approx(0.2, abs=0.3)  # read from the data
+    score = fit_coefficients(turns, 1.0, hold="score")
+    assert score[0] == 1.0 and score[width] == 0.0
+    assert score[wall] + 0.5 * score[width + wall] == pytest.approx(5.0, abs=0.8)
+    assert score[1] + 0.5 * score[width + 1] == pytest.approx(2.0, abs=0.8)
+    weights = fit_coefficients(turns, 1.0, hold="weights")
+    assert weights[0] == 1.0 and not weights[1:1 + len(CATEGORIES)].any()
+    assert not weights[width:width + 1 + len(CATEGORIES)].any()
+    assert weights[wall] + 0.5 * weights[width + wall] == pytest.approx(5.0, abs=0.8)
+    # a heavy penalty shrinks a held fit to the policy itself, a free one to nothing
+    assert np.abs(fit_coefficients(turns, 1e9, hold="score")[1:]).max() < 1e-3
+    assert np.abs(fit_coefficients(turns, 1e9)).max() < 1e-3
+    with pytest.raises(ValueError, match="hold 'all'"):
+        fit_coefficients(turns, 1.0, hold="all")
+
+
 def test_a_further_round_measures_the_scorer_that_plays_and_corrects_it(box, tmp_path):
     # Turns recorded with a scorer: the options it chooses among (the heuristic's favourites),
     # its own favourite first, the gap measured on its scores (value plus bonus; the fit
@@ -279,6 +320,12 @@ def test_the_rebuild_command_writes_a_scorer_the_bot_reads(box, tmp_path):
     assert scorer.n_players == 2 and scorer.fitted["games"] == 1
     assert scorer.width == 2  # the bot weighs the favourites the scorer was fitted on
     play_game(box, [resolve(f"distilled(scorer='{out}')"), resolve("greedy")], 1)
+    held = tmp_path / "held.yaml"
+    main(["--out", str(held), "--games", "1", "--seed", "7", "--alpha", "100", "--width", "2",
+          "--deals", "1", "--horizon", "1", "--hold", "weights"])
+    fitted = load_scorer(held)
+    assert fitted.fitted["hold"] == "weights"
+    assert all(phase.weights == {c: GREEDY[c] for c in CATEGORIES} for phase in fitted.phases)
 
 
 def test_the_rebuild_command_fits_four_player_games(box, tmp_path, capsys):

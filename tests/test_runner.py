@@ -829,7 +829,7 @@ def test_bench_plays_the_bare_engine_on_n_cores_as_the_runners_ceiling():
     assert len([w for w in words[1] if w.endswith("%")]) == 2  # wall and CPU efficiency
     ceiling = next(line for line in lines if line.startswith("engine, N cores:"))
     share = float(ceiling.split("chosen: ")[1].rstrip(".%"))
-    assert 0 < share
+    assert share > 0
 
 
 @pytest.mark.skipif(not bench.FORKS, reason="the parallel bare engine forks")

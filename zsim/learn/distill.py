@@ -46,6 +46,7 @@ import numpy as np
 
 from zsim.decisions import Decision, Player
 from zsim.learn.policy import (
+    HOLDS,
     Turn,
     features,
     fit_coefficients,
@@ -210,6 +211,10 @@ def main(argv: list[str] | None = None) -> None:
                         help="turns recorded before (.npz) to fit on as well")
     parser.add_argument("--save-data", type=Path, help="keep the recorded turns here (.npz)")
     parser.add_argument("--alpha", type=float, default=ALPHA, help="the ridge penalty")
+    parser.add_argument("--hold", choices=HOLDS, default="none",
+                        help="what the fit leaves as the policy (the heuristic, or --scorer's) "
+                             "has it: its own score's coefficient (score), and its weights too "
+                             "(weights), so that the penalty shrinks towards the policy")
     parser.add_argument("--width", type=int, default=6, help="favourite options played out")
     parser.add_argument("--deals", type=int, default=2, help="deals per option played out")
     parser.add_argument("--horizon", type=int, default=HORIZON,
@@ -251,10 +256,10 @@ def main(argv: list[str] | None = None) -> None:
     starts = list(PHASES)
     held = turns[::5]  # every fifth turn held out to check the fit, then all fitted
     mean, error = gain(held, fit_coefficients([t for i, t in enumerate(turns) if i % 5],
-                                              args.alpha))
+                                              args.alpha, args.hold))
     base = HeuristicStrategy().params
     # a further round corrects the scorer that played; the first, the heuristic
-    phases = (refine_phases(fit_coefficients(turns, args.alpha), policy.phases, base)
+    phases = (refine_phases(fit_coefficients(turns, args.alpha, args.hold), policy.phases, base)
               if args.scorer else fit_scorer(turns, starts, args.alpha, base))
     scorer = ScorerFile(
         n_players=args.players, rules_digest=rules_digest(load_box(default_box_dir())),
@@ -263,7 +268,8 @@ def main(argv: list[str] | None = None) -> None:
         fitted={"command": command, "players": args.players, "turns": len(turns),
                 "games": args.games, "seed": args.seed,
                 "data": [str(path) for path in args.data],
-                "policy": args.scorer or "greedy", "alpha": args.alpha, "width": args.width,
+                "policy": args.scorer or "greedy", "alpha": args.alpha, "hold": args.hold,
+                "width": args.width,
                 "deals": args.deals, "horizon": args.horizon,
                 "held_out_gain_vp": round(mean, 3), "held_out_gain_se": round(error, 3)})
     save_scorer(scorer, args.out)

@@ -225,11 +225,24 @@ def _rows(x: np.ndarray, left: int) -> np.ndarray:
     return np.concatenate([x, x * stage(left)], axis=1)
 
 
-def fit_coefficients(turns: list[Turn], alpha: float) -> np.ndarray:
+# what a fit may leave as the policy has it (``fit_coefficients``'s ``hold``)
+HOLDS = ("none", "score", "weights")
+
+
+def fit_coefficients(turns: list[Turn], alpha: float, hold: str = "none") -> np.ndarray:
     """The ridge coefficients (scikit-learn) of the options' playout worth on their features
-    and the features times the stage, both measured from their turn's mean."""
+    and the features times the stage, both measured from their turn's mean.
+
+    ``hold`` keeps part of the policy as it is, so that the ridge penalty shrinks the fit
+    towards the policy rather than towards choosing at random: ``score`` holds the coefficient
+    of the policy's own score at 1 at every stage and fits the rest as a correction of it (the
+    worth less the score); ``weights`` holds every category's coefficient at 0 as well, so that
+    only the move bonuses are fitted (the policy's values, and so the options it keeps, stay
+    as they are)."""
     from sklearn.linear_model import Ridge
 
+    if hold not in HOLDS:
+        raise ValueError(f"hold {hold!r}: expected one of {', '.join(HOLDS)}")
     xs, ys = [], []
     for x, left, order, worth in turns:
         if len(order) > 1:
@@ -238,8 +251,17 @@ def fit_coefficients(turns: list[Turn], alpha: float) -> np.ndarray:
             ys.append(worth - worth.mean())
     if not xs:
         raise ValueError("no turn with two options played out to fit on")
-    return Ridge(alpha=alpha, fit_intercept=False).fit(np.concatenate(xs),
-                                                        np.concatenate(ys)).coef_
+    x_all, y_all = np.concatenate(xs), np.concatenate(ys)
+    width = x_all.shape[1] // 2
+    held = {"none": [], "score": [0], "weights": list(range(1 + len(CATEGORIES)))}[hold]
+    fixed = np.zeros(x_all.shape[1])
+    if hold != "none":
+        fixed[0] = 1.0
+    free = [j for j in range(x_all.shape[1]) if j % width not in held]
+    coef = fixed.copy()
+    coef[free] = Ridge(alpha=alpha, fit_intercept=False).fit(
+        x_all[:, free], y_all - x_all @ fixed).coef_
+    return coef
 
 
 def phase_from(coef: np.ndarray, start: int, base: dict[str, float]) -> Phase:
