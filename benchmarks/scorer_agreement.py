@@ -27,7 +27,7 @@ from zsim.components.loader import default_box_dir
 from zsim.decisions import Decision
 from zsim.game import play_game
 from zsim.learn.distill import ALPHA, Rollouts, favourites, load_turns
-from zsim.learn.policy import _rows, fit_coefficients
+from zsim.learn.policy import HOLDS, _rows, fit_coefficients
 from zsim.strategies.distilled import DistilledStrategy, scorer_path
 from zsim.strategies.heuristic import HeuristicStrategy, nothing_to_weigh
 from zsim.view import PlayerView
@@ -62,10 +62,11 @@ def main() -> None:
     parser.add_argument("--policy", default=str(scorer_path(2)),
                         help="the scorer that played the turns (default: the shipped one)")
     parser.add_argument("--alpha", type=float, default=ALPHA, help="the fit's ridge penalty")
+    parser.add_argument("--hold", choices=HOLDS, default="none", help="the fit's --hold")
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--seed", type=int, default=7000)
     args = parser.parse_args()
-    coef = fit_coefficients(load_turns(args.turns, 2), args.alpha)
+    coef = fit_coefficients(load_turns(args.turns, 2), args.alpha, args.hold)
     refined = DistilledStrategy(scorer=args.refined)
     noted: list[tuple[int, bool, bool, bool, bool]] = []
     box = load_box(default_box_dir())
