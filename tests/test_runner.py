@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import click
 import numpy as np
 import pandas as pd
 import psutil
@@ -840,6 +841,17 @@ def test_bench_engine_on_n_cores_plays_what_the_loop_plays():
     together = bench._engines("x", experiment, 3)
     assert together.mode == "engine, 3 cores" and together.games == 10
     assert together.decisions == alone.decisions and together.peak_rss_bytes > 0
+
+
+@pytest.mark.skipif(not bench.FORKS, reason="the parallel bare engine forks")
+def test_bench_engine_on_n_cores_says_when_a_process_failed(monkeypatch):
+    def broken(*args):
+        raise RuntimeError("a game broke")
+
+    monkeypatch.setattr(bench, "_play_all", broken)
+    experiment = Experiment(games=4, players=[2], strategies=["random"], seed=1)
+    with pytest.raises(click.ClickException, match="the bare engine on 2 cores failed"):
+        bench._engines("4 random", experiment, 2)
 
 
 def test_bench_measures_a_chosen_lineup_and_refuses_unknown_bots():

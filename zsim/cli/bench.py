@@ -184,13 +184,11 @@ def command(games: int, jobs: int, chunk_size: int, repeat: int, strategies: tup
             if FORKS:
                 measures.append(partial(_engines, label, experiment, jobs))
         engine, single, *parallel = _fastest(repeat, measures)
-        rows += [Row(engine)]
-        if len(parallel) == 2:
-            rows.append(Row(parallel[1], versus=engine, jobs=jobs))
-        rows.append(Row(single, versus=engine))
-        if parallel:
-            rows.append(Row(parallel[0], versus=single, jobs=jobs,
-                            ceiling=parallel[1] if len(parallel) == 2 else None))
+        run = parallel[0] if parallel else None
+        cores = parallel[1] if len(parallel) > 1 else None
+        rows += [Row(engine), *([Row(cores, versus=engine, jobs=jobs)] if cores else []),
+                 Row(single, versus=engine),
+                 *([Row(run, versus=single, jobs=jobs, ceiling=cores)] if run else [])]
     click.echo(_table(rows))
     click.echo(f"engine: {ENGINE}.")
     if strategies:
@@ -285,7 +283,14 @@ def _engines(label: str, experiment: Experiment, jobs: int) -> Timing:
         writer.close()
         pipes.append(reader)
         processes.append(process)
-    shares = [pipe.recv() for pipe in pipes]
+    try:
+        shares = [pipe.recv() for pipe in pipes]
+    except EOFError:  # a game raised in a process: its traceback is on stderr
+        for process in processes:
+            process.join()
+        codes = ", ".join(str(process.exitcode) for process in processes)
+        raise click.ClickException(f"the bare engine on {jobs} cores failed ({label}; exit "
+                                   f"codes {codes})") from None
     for process in processes:
         process.join()
     seconds = time.perf_counter() - clock
