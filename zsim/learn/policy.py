@@ -237,8 +237,8 @@ def fit_coefficients(turns: list[Turn], alpha: float, hold: str = "none") -> np.
     towards the policy rather than towards choosing at random: ``score`` holds the coefficient
     of the policy's own score at 1 at every stage and fits the rest as a correction of it (the
     worth less the score); ``weights`` holds every category's coefficient at 0 as well, so that
-    only the move bonuses are fitted (the policy's values, and so the options it keeps, stay
-    as they are)."""
+    only the bonuses (of the moves, and of firing the card below) are fitted: the policy's
+    values, and so the options it keeps, stay as they are."""
     from sklearn.linear_model import Ridge
 
     if hold not in HOLDS:
