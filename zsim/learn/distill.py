@@ -260,7 +260,7 @@ def main(argv: list[str] | None = None) -> None:
     base = HeuristicStrategy().params
     # a further round corrects the scorer that played; the first, the heuristic
     phases = (refine_phases(fit_coefficients(turns, args.alpha, args.hold), policy.phases, base)
-              if args.scorer else fit_scorer(turns, starts, args.alpha, base))
+              if args.scorer else fit_scorer(turns, starts, args.alpha, base, args.hold))
     scorer = ScorerFile(
         n_players=args.players, rules_digest=rules_digest(load_box(default_box_dir())),
         width=args.width,

@@ -295,9 +295,9 @@ def _by_phase(coef: np.ndarray, starts: list[int]) -> list[tuple[int, np.ndarray
 
 
 def fit_scorer(turns: list[Turn], starts: list[int], alpha: float,
-               base: dict[str, float]) -> list[Phase]:
-    """The phases fitted on recorded turns."""
-    return phases_from(fit_coefficients(turns, alpha), starts, base)
+               base: dict[str, float], hold: str = "none") -> list[Phase]:
+    """The phases fitted on recorded turns (``hold``: see ``fit_coefficients``)."""
+    return phases_from(fit_coefficients(turns, alpha, hold), starts, base)
 
 
 def refine_phases(coef: np.ndarray, policy: list[Phase], base: dict[str, float]) -> list[Phase]:
