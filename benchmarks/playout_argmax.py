@@ -25,8 +25,11 @@ import numpy as np
 from joblib import Parallel, delayed
 from statsmodels.stats.proportion import proportion_confint
 
+from zsim.components.loader import default_box_dir
 from zsim.decisions import Decision
+from zsim.game import play_game
 from zsim.learn.distill import Rollouts
+from zsim.runner.boxfiles import load_for_run
 from zsim.strategies.distilled import DistilledStrategy, scorer_path
 from zsim.strategies.heuristic import HeuristicStrategy
 from zsim.view import PlayerView
@@ -48,15 +51,12 @@ class Argmax(Rollouts):
 
 def game(seed: int, scorer: str, width: int, deals: int) -> float:
     """The bot's share of one game's win, in seat ``seed % 2``."""
-    from zsim.components import load_box
-    from zsim.components.loader import default_box_dir
-    from zsim.game import play_game
-
     seat = seed % 2
     policy = DistilledStrategy(scorer=scorer) if scorer else HeuristicStrategy()
     bot = Argmax(seed, scorer, width, deals)
     seats = [bot, policy] if seat == 0 else [policy, bot]
-    winners = play_game(load_box(default_box_dir()), list(seats), seed).winners
+    box, _, _ = load_for_run(default_box_dir())  # parsed once per process
+    winners = play_game(box, list(seats), seed).winners
     return 1.0 / len(winners) if seat in winners else 0.0
 
 
