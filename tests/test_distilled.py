@@ -262,6 +262,15 @@ def test_a_fit_holding_the_score_fits_the_rest_as_its_correction():
         fit_coefficients(turns, 1.0, hold="all")
 
 
+def test_a_first_round_writes_the_phases_of_the_fit_it_holds():
+    # the first round's phases come from the held fit, as its held-out check does
+    turns = _noisy_turns(np.random.default_rng(2), score_weight=0.2)
+    (free,) = fit_scorer(turns, [0], 1.0, GREEDY)
+    (held,) = fit_scorer(turns, [0], 1.0, GREEDY, hold="weights")
+    assert free.weights != GREEDY and held.weights == GREEDY
+    assert held.bonus["wall"] == pytest.approx(5.0, abs=0.8)
+
+
 def test_a_further_round_measures_the_scorer_that_plays_and_corrects_it(box, tmp_path):
     # Turns recorded with a scorer: the options it chooses among (the heuristic's favourites),
     # its own favourite first, the gap measured on its scores (value plus bonus; the fit
