@@ -251,6 +251,60 @@ def test_chunks_cover_the_games_once_and_the_last_ones_are_smaller():
     assert sizes[:38] == [50] * 38 and max(sizes[38:]) == 12
 
 
+def test_a_lone_worker_plays_whole_chunks_and_several_share_a_cut_tail(small_run, tmp_path):
+    # One job: the tail is not cut (each extra chunk costs its tables' fixed work, and a lone
+    # worker has no one to finish with); the choice is in run.json, so that a resume with
+    # two jobs cuts the run as it started, and the tables are the same either way.
+    manifest = json.loads((small_run / "run.json").read_text())
+    assert manifest["tail_pieces"] == 1 and manifest["chunk_size"] == 5
+    assert [stop - start for _, start, stop in batch.chunk_bounds(24, 5, 1)] == [5, 5, 5, 5, 4]
+    out = interrupted_run(tmp_path / "run", 2)
+    assert json.loads((out / "run.json").read_text())["tail_pieces"] == 1
+    resume_run(out, jobs=2)
+    assert json.loads((out / "run.json").read_text())["tail_pieces"] == 1
+    assert_same_tables(small_run, out)
+    two = tmp_path / "two"
+    start_run(SMALL.with_overrides(jobs=2), two)
+    assert json.loads((two / "run.json").read_text())["tail_pieces"] == 4
+    assert_same_tables(small_run, two)
+
+
+@pytest.mark.parametrize("value", ["4", 0, 2.5, None])
+def test_a_resume_of_a_run_json_with_a_damaged_cut_says_which_key(small_run, tmp_path, value):
+    out = interrupted_run(tmp_path / "run", 2)
+    manifest = json.loads((out / "run.json").read_text())
+    manifest["tail_pieces"] = value
+    (out / "run.json").write_text(json.dumps(manifest))
+    with pytest.raises(ExperimentError, match=r"run\.json: key 'tail_pieces': .* damaged"):
+        resume_run(out)
+    assert chunkfile.finished(out) == {0, 1}
+    del manifest["tail_pieces"]  # a run started before the key: its tail was cut in quarters
+    manifest["chunk_size"] = "5"
+    (out / "run.json").write_text(json.dumps(manifest))
+    with pytest.raises(ExperimentError, match="key 'chunk_size'"):
+        resume_run(out)
+
+
+def test_a_run_json_without_the_cut_is_resumed_with_its_tail_in_quarters(small_run, tmp_path,
+                                                                         monkeypatch):
+    out = interrupted_run(tmp_path / "run", 2)
+    manifest = json.loads((out / "run.json").read_text())
+    del manifest["tail_pieces"]
+    (out / "run.json").write_text(json.dumps(manifest))
+    log, real = tmp_path / "played", worker.play_chunk
+
+    def noted(context: Any, index: int, start: int, stop: int) -> Any:
+        with log.open("a") as file:  # the workers are other processes
+            file.write(f"{index} {start} {stop}\n")
+        return real(context, index, start, stop)
+
+    monkeypatch.setattr(worker, "play_chunk", noted)
+    resume_run(out)
+    played = [tuple(map(int, line.split())) for line in log.read_text().splitlines()]
+    assert played == batch.chunk_bounds(24, 5, 4)[2:] and len(played) == 14
+    assert_same_tables(small_run, out)
+
+
 def test_vp_categories_sum_to_the_total(small_run):
     players = pd.read_parquet(small_run / "players.parquet")
     assert (players[list(CATEGORIES)].sum(axis=1) == players["vp_total"]).all()
@@ -609,7 +663,7 @@ def test_an_interrupted_run_resumes_without_redoing_or_losing_games(small_run, t
     stop_at.clear()
     resume_run(out)
     played = list(map(int, log.read_text().split()))
-    assert played == [0, 1, 2, 1, *range(3, len(batch.chunk_bounds(24, 5)))]
+    assert played == [0, 1, 2, 1, *range(3, len(batch.chunk_bounds(24, 5, 1)))]
     assert_same_tables(small_run, out)
     run = json.loads((out / "run.json").read_text())
     assert [s["status"] for s in run["sessions"]] == ["interrupted", "complete"]

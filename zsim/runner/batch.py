@@ -48,6 +48,7 @@ if TYPE_CHECKING:
 # leave it standing for minutes, with no time estimate. The tables do not depend on the chunk
 # size; a chunk file per game or two costs little beside games that slow.
 SEARCH_CHUNK_SIZE = 2
+TAIL_PIECES = 4  # the last two chunks' worth is cut in quarters when workers share a run
 _PACKAGES = ("numpy", "pandas", "pyarrow", "joblib", "pydantic", "dask", "distributed")
 
 
@@ -129,6 +130,7 @@ def _start(out: Path, experiment: Experiment, context: RunContext, source: str,
         "play_digest": play_digest(context.strategies),
         "master_seed": experiment.seed,
         "chunk_size": chunk_size(experiment, context),
+        "tail_pieces": tail_pieces(experiment),
         "versions": _versions(),
         "git": _git_state(),
         "created": _now(),
@@ -192,9 +194,20 @@ def resume_run(out: Path, *, jobs: int | None = None, backend: str | None = None
                 f"{path}: its experiment makes run id {context.run_id}, not the "
                 f"{manifest['run_id']} recorded: it was edited since the run started, and "
                 f"resuming would mix the games of two experiments. Start a new run instead")
+        for key in ("chunk_size", "tail_pieces"):
+            _check_count(path, manifest, key)
         if manifest["status"] != "complete":
             _refuse_other_players(path, manifest, context)
         return _execute(out, manifest, experiment, context, progress)
+
+
+def _check_count(path: Path, manifest: dict[str, Any], key: str) -> None:
+    """A count of run.json that cuts the run into chunks: a positive integer (``tail_pieces``
+    may be missing: a run started before it was recorded)."""
+    value = manifest.get(key, TAIL_PIECES if key == "tail_pieces" else None)
+    if type(value) is not int or value < 1:
+        raise ExperimentError(f"{path}: key {key!r}: {value!r} is not a positive whole number; "
+                              f"the file is damaged (start a new run)")
 
 
 def _refuse_other_players(path: Path, manifest: dict[str, Any], context: RunContext) -> None:
@@ -211,19 +224,32 @@ def _refuse_other_players(path: Path, manifest: dict[str, Any], context: RunCont
         f"would mix games played by two versions. Finish it with {started}, or start a new run")
 
 
-def chunk_bounds(games: int, size: int) -> list[tuple[int, int, int]]:
+def tail_pieces(experiment: Experiment) -> int:
+    """In how many pieces the last two chunks' worth of a run is cut (``chunk_bounds``): in
+    quarters when several workers share the run, so that they run out of work at nearly the
+    same time instead of one idling while another plays a last full chunk; not at all for a
+    lone worker, which has no one to wait for and would only pay each extra chunk's fixed
+    work (its tables built, written and merged: about 18 ms of CPU each for random play,
+    ``docs/running.md``). A Dask cluster's size is unknown here: cut. Recorded in run.json,
+    so that a resume with other jobs cuts the run as its start did."""
+    workers = backends.workers(experiment.backend, experiment.jobs, experiment.scheduler)
+    return 1 if workers == 1 else TAIL_PIECES
+
+
+def chunk_bounds(games: int, size: int, pieces: int = TAIL_PIECES) -> list[tuple[int, int, int]]:
     """(index, first game, end) of every chunk of a run: ``size`` games each, except the last
-    two chunks' worth, which are cut in quarters. Workers then run out of work at nearly the
-    same time, instead of one idling while another plays a last full chunk."""
+    two chunks' worth, which are cut in ``pieces`` (``tail_pieces``)."""
     tail = max(0, games - 2 * size) // size * size
-    starts = [*range(0, tail, size), *range(tail, games, max(1, size // 4))]
+    starts = [*range(0, tail, size), *range(tail, games, max(1, size // pieces))]
     return [(i, start, end) for i, (start, end) in enumerate(zip(starts, [*starts[1:], games],
                                                                  strict=True))]
 
 
 def _execute(out: Path, manifest: dict[str, Any], experiment: Experiment, context: RunContext,
              progress: bool) -> RunReport:
-    bounds = chunk_bounds(experiment.games, manifest["chunk_size"])
+    # a run.json from before the key was recorded: its tail was cut in quarters
+    bounds = chunk_bounds(experiment.games, manifest["chunk_size"],
+                          manifest.get("tail_pieces", TAIL_PIECES))
     session: dict[str, Any] = {"started": _now(), "backend": experiment.backend,
                                "jobs": experiment.jobs}
     totals = _Totals()
