@@ -38,13 +38,14 @@ KEYS = ("lineup", "mode")
 # longer name is looked for first, and a name inside one already found is not)
 FIGURES = ("games", "wall s", "games/s", "decisions/s", "CPU s", "games/CPU-s",
            "efficiency wall/CPU/in run", "efficiency wall/CPU", "overhead wall/CPU/in run",
-           "peak RSS")
+           "peak RSS", "stolen")
 # A cell holding several figures, "a / b / c", and what each is called.
 SPLIT = {"efficiency wall/CPU/in run": ("efficiency wall", "efficiency CPU",
                                         "efficiency in run"),
          "efficiency wall/CPU": ("efficiency wall", "efficiency CPU"),
          "overhead wall/CPU/in run": ("overhead wall", "overhead CPU", "overhead in run")}
-PERCENT = {name for names in SPLIT.values() for name in names}
+# "stolen" (newer commits): the machine's steal time during the measurement, "-" unknown
+PERCENT = {name for names in SPLIT.values() for name in names} | {"stolen"}
 
 
 @dataclass
@@ -127,7 +128,8 @@ def parse_bench(text: str) -> dict[tuple[str, str], dict[str, float]]:
             names = SPLIT.get(name, (name,))
             parts = [part.strip() for part in cell.split("/")] if cell else []
             for part_name, part in zip(names, parts, strict=False):
-                values[part_name] = _number(part)
+                if part != "-":
+                    values[part_name] = _number(part)
         rows[key] = values
     return rows
 

@@ -24,7 +24,8 @@ def compare():
 
 
 def test_the_script_reads_back_each_figure_bench_prints(compare):
-    engine = Timing("4 random", "engine, 1 core", 400, 2.0, 1.9, 60_000, 100 * 2**20)
+    engine = Timing("4 random", "engine, 1 core", 400, 2.0, 1.9, 60_000, 100 * 2**20,
+                    stolen=0.25)
     single = Timing("4 random", "runner, 1 job", 400, 2.5, 2.2, 60_000, 110 * 2**20, 2.1)
     double = Timing("4 random", "runner, 2 jobs", 400, 1.6, 2.5, 60_000, 120 * 2**20, 2.2)
     cores = Timing("4 random", "engine, 2 cores", 400, 1.25, 2.3, 60_000, 90 * 2**20)
@@ -47,6 +48,8 @@ def test_the_script_reads_back_each_figure_bench_prints(compare):
     assert rows["4 random", "runner, 2 jobs"]["efficiency in run"] == pytest.approx(
         2.2 / (2 * 1.6), abs=1e-3)
     assert rows["4 random", "runner, 2 jobs"]["peak RSS"] == 120
+    assert rows["4 random", "engine, 1 core"]["stolen"] == pytest.approx(0.25)
+    assert "stolen" not in rows["4 random", "runner, 1 job"]  # "-": the system did not say
 
 
 def test_the_script_reads_the_table_of_an_older_bench_too(compare):

@@ -853,7 +853,11 @@ def test_bench_prints_its_table():
     assert f"engine: {ENGINE}." in result.output
     runner = next(line for line in result.output.splitlines()
                   if line.startswith("4 random") and "runner, 1 job" in line)
-    assert runner.count("%") == 3  # overhead by wall time, CPU time and in run
+    *figures, stolen = runner.split()
+    # overhead by wall time, CPU time and in run; then the machine's steal time, where known
+    assert sum(word.endswith("%") for word in figures) == 3
+    assert stolen == "-" or 0 <= float(stolen.rstrip("%")) <= 100
+    assert "stolen: of the machine's busy time" in result.output
 
 
 def test_bench_gives_the_parallel_run_its_efficiency_in_run():
@@ -864,7 +868,7 @@ def test_bench_gives_the_parallel_run_its_efficiency_in_run():
                                        "3", "-s", "random", "--players", "2"])
     assert result.exit_code == 0, result.output
     parallel = next(line for line in result.output.splitlines() if "runner, 2 jobs" in line)
-    shares = [float(word.rstrip("%")) for word in parallel.split() if word.endswith("%")]
+    shares = [float(word.rstrip("%")) for word in parallel.split()[:-1] if word.endswith("%")]
     assert len(shares) == 3 and 0 < shares[2] <= 100
     assert "in run: the N-job run's time inside play_game" in result.output
 
@@ -881,7 +885,7 @@ def test_bench_plays_the_bare_engine_on_n_cores_as_the_runners_ceiling():
                 for mode in ("engine, 1 core", "engine, 2 cores"))
     words = [line.split() for line in (one, two)]
     assert words[0][4] == words[1][4] == "12"  # games
-    assert len([w for w in words[1] if w.endswith("%")]) == 2  # wall and CPU efficiency
+    assert len([w for w in words[1][:-1] if w.endswith("%")]) == 2  # wall and CPU efficiency
     ceiling = next(line for line in lines if line.startswith("engine, N cores:"))
     share = float(ceiling.split("chosen: ")[1].rstrip(".%"))
     assert share > 0
@@ -906,6 +910,26 @@ def test_bench_engine_on_n_cores_says_when_a_process_failed(monkeypatch):
     experiment = Experiment(games=4, players=[2], strategies=["random"], seed=1)
     with pytest.raises(click.ClickException, match="the bare engine on 2 cores failed"):
         bench._engines("4 random", experiment, 2)
+
+
+def test_bench_steal_is_the_hypervisors_share_of_the_busy_time():
+    # /proc/stat's columns: user, nice, system, idle, iowait, irq, softirq, steal
+    before = [100, 0, 20, 500, 5, 0, 0, 10]
+    after = [160, 0, 30, 900, 9, 0, 10, 40]  # busy: 60 + 10 + 10 + 30 = 110, of it stolen 30
+    assert bench._stolen(before, after) == pytest.approx(30 / 110)
+    assert bench._stolen(before, before) == 0.0  # nothing ran: nothing was taken either
+    assert bench._stolen(None, after) is None and bench._share(None) == "-"
+    assert bench._share(0.125) == "12.5%"
+    ticks = bench._cpu_ticks()
+    if Path("/proc/stat").exists():
+        assert ticks is not None and len(ticks) == 8 and all(t >= 0 for t in ticks)
+
+
+def test_bench_measurements_carry_the_steal_of_their_own_time(monkeypatch):
+    readings = iter([[0, 0, 0, 0, 0, 0, 0, 0], [90, 0, 0, 0, 0, 0, 0, 10]])
+    monkeypatch.setattr(bench, "_cpu_ticks", lambda: next(readings))
+    timing = bench._measured(lambda: Timing("x", "engine, 1 core", 1, 1.0, 1.0, 1, 1))
+    assert timing.stolen == pytest.approx(0.1)
 
 
 def test_bench_measures_a_chosen_lineup_and_refuses_unknown_bots():

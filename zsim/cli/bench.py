@@ -29,6 +29,10 @@ tenth or more), which the wall and CPU figures include. That slowdown is measure
 processes can be forked: the bare engine in N processes at once (``engine, N cores``), the most
 the machine gives N jobs, and the runner's N-job speed as a share of it.
 
+On a virtual machine the host may give part of the cores' time to other machines meanwhile
+(Linux's steal time): each measurement says which share of the machine's busy time was taken so
+while it ran (``stolen``), since wall figures include that time and CPU figures do not.
+
 ``--runner`` times whole ``zsim run`` processes instead, as a user starts them: interpreter,
 imports, box, checks, workers, games, files, summary and exit. A short run with one job shows
 the fixed costs (its wall time minus its games' time, from run.json); a long run with one job
@@ -85,6 +89,7 @@ class Timing:
     decisions: int
     peak_rss_bytes: int
     engine_seconds: float | None = None  # a run's time inside play_game, all processes summed
+    stolen: float | None = None  # share of the machine's busy time its hypervisor took
 
     @property
     def rate(self) -> float:
@@ -101,6 +106,7 @@ class ProcessRun:
     engine_seconds: float  # inside play_game, all its processes summed
     session_seconds: float  # run.json's session: the chunks, the tables and their files
     peak_rss_bytes: int  # the largest of its processes
+    stolen: float | None = None  # share of the machine's busy time its hypervisor took
 
     @property
     def outside_play(self) -> float:
@@ -198,6 +204,7 @@ def command(games: int, jobs: int, chunk_size: int, repeat: int, strategies: tup
 class _Measured(Protocol):
     seconds: float
     peak_rss_bytes: int
+    stolen: float | None
 
 
 M = TypeVar("M", bound=_Measured)
@@ -226,7 +233,35 @@ def _measured(measure: Callable[[], M]) -> M:
             refs.write("5")
     except OSError:
         pass
-    return measure()
+    before = _cpu_ticks()
+    measured = measure()
+    measured.stolen = _stolen(before, _cpu_ticks())
+    return measured
+
+
+def _cpu_ticks() -> list[int] | None:
+    """The machine's CPU time by state since boot (Linux's /proc/stat: user, nice, system,
+    idle, iowait, irq, softirq, steal), or None where it cannot be read."""
+    try:
+        with open("/proc/stat", encoding="ascii") as stat:
+            fields = stat.readline().split()
+    except OSError:
+        return None
+    if len(fields) < 9 or fields[0] != "cpu":
+        return None
+    return [int(value) for value in fields[1:9]]
+
+
+def _stolen(before: list[int] | None, after: list[int] | None) -> float | None:
+    """Of the machine's busy time between two readings (user, system, interrupts and steal),
+    the share its hypervisor gave to other machines: time in which no process here ran, which
+    wall-clock figures count and CPU figures do not. None where it cannot be read."""
+    if before is None or after is None:
+        return None
+    user, nice, system, _, _, irq, softirq, steal = (b - a for a, b in zip(before, after,
+                                                                          strict=True))
+    busy = user + nice + system + irq + softirq + steal
+    return steal / busy if busy > 0 else 0.0
 
 
 def _cpu() -> float:
@@ -350,12 +385,12 @@ def _process_run(games: int, jobs: int, chunk_size: int, lineup: Sequence[str],
 
 def _process_table(runs: list[ProcessRun], lineup: str, chunk_size: int) -> str:
     header = (f"{'games':>6}{'jobs':>6}{'wall s':>9}{'in games s':>12}{'outside play s':>16}"
-              f"{'around the run s':>18}{'peak RSS':>10}")
+              f"{'around the run s':>18}{'peak RSS':>10}{'stolen':>8}")
     lines = [f"whole zsim run processes: {lineup}, chunks of {chunk_size}", header,
              "-" * len(header)]
     lines += [f"{r.games:>6}{r.jobs:>6}{r.seconds:>9.2f}{r.engine_seconds:>12.2f}"
               f"{r.outside_play:>16.2f}{r.around_session:>18.2f}"
-              f"{r.peak_rss_bytes / MIB:>6.0f} MiB" for r in runs]
+              f"{r.peak_rss_bytes / MIB:>6.0f} MiB{_share(r.stolen):>8}" for r in runs]
     if len(runs) == 3:
         single, parallel = runs[1], runs[2]
         wall = single.seconds / (parallel.jobs * parallel.seconds)
@@ -367,15 +402,25 @@ def _process_table(runs: list[ProcessRun], lineup: str, chunk_size: int) -> str:
         "minus in games / jobs;",
         "around the run: before its first chunk and after run.json's last write (imports, box, "
         "checks, summary, exit).",
+        STOLEN,
     ]
     return "\n".join(lines)
+
+
+STOLEN = ("stolen: of the machine's busy time during the measurement, the share its "
+          "hypervisor gave to other machines (Linux's steal time): wall figures include it, "
+          "CPU figures do not; '-' where the system does not say.")
+
+
+def _share(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1%}"
 
 
 def _table(rows: list[Row]) -> str:
     header = (f"{'lineup':<10}{'mode':<16}{'games':>6}{'wall s':>8}{'games/s':>9}"
               f"{'decisions/s':>12}{'CPU s':>8}{'games/CPU-s':>12}"
               f"{'efficiency wall/CPU/in run':>28}{'overhead wall/CPU/in run':>27}"
-              f"{'peak RSS':>10}")
+              f"{'peak RSS':>10}{'stolen':>8}")
     lines = [header, "-" * len(header)]
     ceilings: list[str] = []
     for row in rows:
@@ -396,7 +441,7 @@ def _table(rows: list[Row]) -> str:
             f"{t.lineup:<10}{t.mode:<16}{t.games:>6}{t.seconds:>8.2f}{t.rate:>9.1f}"
             f"{t.decisions / t.seconds:>12.0f}{t.cpu_seconds:>8.2f}"
             f"{t.games / t.cpu_seconds:>12.1f}{efficiency:>28}{overhead:>27}"
-            f"{t.peak_rss_bytes / MIB:>6.0f} MiB")
+            f"{t.peak_rss_bytes / MIB:>6.0f} MiB{_share(t.stolen):>8}")
     lines += [
         "overhead: runner over bare engine, minus 1 (wall; CPU); in run: the run's wall time "
         "over its time inside play_game, minus 1.",
@@ -404,6 +449,7 @@ def _table(rows: list[Row]) -> str:
         "CPU of N jobs (CPU); in run: the N-job run's time inside play_game over N x its wall "
         "time.",
         "peak RSS: the largest process that played (the runner itself, or a worker).",
+        STOLEN,
     ]
     if ceilings:
         lines.append("engine, N cores: the bare engine in N processes at once, the most this "
