@@ -17,7 +17,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from zsim.runner.writer import RUN_FORMAT
+from zsim.runner.writer import RUN_JSON, DamagedRun, read_manifest
 
 REQUIRED: dict[str, set[str]] = {
     "players": {"run_id", "game", "seed", "n_players", "seat", "strategy", "vp_total", "rank",
@@ -110,22 +110,14 @@ def _read_table(run: Path, name: str, required: set[str]) -> pd.DataFrame:
 
 
 def _read_manifest(run: Path) -> dict[str, Any]:
-    path = run / "run.json"
+    path = run / RUN_JSON
     if not path.is_file():
         raise RunDirError(f"{run}: run.json is missing; is this a `zsim run` directory?")
     try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise RunDirError(f"{path}: cannot be read ({error})") from None
-    if not isinstance(manifest, dict):
-        raise RunDirError(f"{path}: expected a JSON object")
-    if manifest.get("format", RUN_FORMAT) != RUN_FORMAT:
-        raise RunDirError(f"{path}: format {manifest['format']!r}, not the {RUN_FORMAT} this "
-                          f"zsim reads: another version of zsim wrote it")
-    missing = [key for key in ("run_id", "experiment", "status") if key not in manifest]
-    if missing:
-        raise RunDirError(f"{path}: not the run.json of a zsim run (no {', '.join(missing)})")
-    status = manifest.get("status")
+        manifest = read_manifest(path)
+    except DamagedRun as error:
+        raise RunDirError(str(error)) from None
+    status = manifest["status"]
     if status != "complete":
         raise RunDirError(f"{run}: the run is not finished (status {status!r}); finish it "
                           f"with `zsim run --resume {run}`")

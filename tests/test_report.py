@@ -218,7 +218,7 @@ def test_a_run_where_no_game_finished_is_refused_in_one_line(tmp_path):
 
 @pytest.mark.parametrize("change, message", [
     ({"format": 2}, "run.json: format 2, not the 1 this zsim reads"),
-    ({"run_id": None}, "run.json: not the run.json of a zsim run (no run_id)"),
+    ({"run_id": None}, "run.json: key 'run_id' is missing: the file is damaged"),
 ])
 def test_a_run_json_of_another_format_is_refused(tiny_run, tmp_path, change, message):
     other = tmp_path / "other"

@@ -37,7 +37,7 @@ from zsim.components import default_box_dir
 from zsim.paired import Shift, distribution_shift, mean_shift, quantile_shifts
 from zsim.runner.chunkfile import temporary
 from zsim.runner.experiment import IDENTITY_FIELDS, Experiment, ExperimentError, parse_experiment
-from zsim.runner.writer import RUN_JSON, read_json
+from zsim.runner.writer import RUN_JSON, DamagedRun, read_manifest
 from zsim.stats import (
     cohens_h,
     holm,
@@ -321,8 +321,11 @@ def read_run(run_dir: Path) -> Recording:
     path = run_dir / RUN_JSON
     if not path.is_file():
         raise BaselineError(f"{run_dir}: no {RUN_JSON}, so not a zsim run directory")
-    manifest = read_json(path)
-    if manifest.get("status") != "complete":
+    try:
+        manifest = read_manifest(path)
+    except DamagedRun as error:
+        raise BaselineError(str(error)) from None
+    if manifest["status"] != "complete":
         raise BaselineError(f"{run_dir}: the run is {manifest.get('status')}, not complete; "
                             f"finish it with: zsim run --resume {run_dir}")
     players_path = run_dir / "players.parquet"

@@ -12,7 +12,7 @@ from zsim.cli import play
 from zsim.runner import ExperimentError, parse_experiment
 from zsim.runner.boxfiles import run_box_digest
 from zsim.runner.provenance import play_digest
-from zsim.runner.writer import RUN_JSON, read_json
+from zsim.runner.writer import RUN_JSON, DamagedRun, read_manifest
 from zsim.strategies.registry import UnknownStrategy, resolve
 
 if TYPE_CHECKING:
@@ -37,10 +37,10 @@ def command(ctx: click.Context, run_dir: Path, game: int, as_json: bool,
     path = run_dir / RUN_JSON
     if not path.is_file():
         raise click.ClickException(f"{run_dir}: no {RUN_JSON}, so not a zsim run directory")
-    manifest = read_json(path)
     try:
+        manifest = read_manifest(path)
         experiment = parse_experiment(manifest["experiment"], str(path))
-    except ExperimentError as error:
+    except (DamagedRun, ExperimentError) as error:
         raise click.ClickException(str(error)) from error
     if game >= experiment.games:
         raise click.ClickException(f"run has games 0..{experiment.games - 1}, not {game}")

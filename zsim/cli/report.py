@@ -62,11 +62,11 @@ def _replay(run_dir: Path, out: Path, bot: str,
             budget: float) -> Callable[[Section], Section]:
     """The ``--recheck`` step: checks BOT and the run's experiment now (one clear line each),
     and returns what replays the findings once they are listed."""
-    import json
     import shutil
 
     from zsim.cli.batches import run_players
     from zsim.runner.experiment import ExperimentError, parse_experiment
+    from zsim.runner.writer import read_manifest
     from zsim.strategies.registry import UnknownStrategy, resolve
 
     try:
@@ -75,8 +75,7 @@ def _replay(run_dir: Path, out: Path, bot: str,
         raise click.BadParameter(str(error), param_hint="--recheck") from None
     path = run_dir / "run.json"
     try:
-        base = parse_experiment(json.loads(path.read_text(encoding="utf-8"))["experiment"],
-                                str(path))
+        base = parse_experiment(read_manifest(path)["experiment"], str(path))
     except (OSError, ValueError, KeyError, ExperimentError) as error:
         raise click.ClickException(f"{path}: cannot read the run's experiment to replay it "
                                    f"({error})") from None

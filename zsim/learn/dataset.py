@@ -9,7 +9,6 @@ a model tested on games it has seen parts of would look better than it is.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +18,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from zsim.learn.positions import OBSERVATION
+from zsim.runner.writer import RUN_JSON, DamagedRun, read_manifest
 
 
 class DatasetError(ValueError):
@@ -57,7 +57,10 @@ def load(runs: list[Path], n_players: int) -> Positions:
         if not path.is_file():
             raise DatasetError(f"{run}: no positions.parquet; a run records positions with "
                                f"record: [positions] (zsim train does)")
-        manifest = json.loads((run / "run.json").read_text())
+        try:
+            manifest = read_manifest(run / RUN_JSON)
+        except DamagedRun as error:
+            raise DatasetError(str(error)) from None
         digests.add(manifest["box_digest"])
         variants.add(tuple(f"{k}={v}" for k, v in
                            sorted(manifest["experiment"].get("variants", {}).items())))

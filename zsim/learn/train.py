@@ -66,11 +66,12 @@ def train(runs: list[Path], out: Path, n_players: int, learner: str, hidden: tup
     (``zsim.learn.features.CARD_PARTS`` says why)."""
     from zsim.components import load_box
     from zsim.runner import parse_experiment
+    from zsim.runner.writer import RUN_JSON, read_manifest
 
     positions = dataset.load(runs, n_players)
     training, test = dataset.split(positions, held_out, seed)
-    manifest = json.loads((runs[0] / "run.json").read_text())
-    run = parse_experiment(manifest["experiment"], str(runs[0] / "run.json"))
+    path = runs[0] / RUN_JSON
+    run = parse_experiment(read_manifest(path)["experiment"], str(path))  # read by load too
     box = load_box(run.box_dir(), run.variant_set().box)
     from zsim.encode.observation import layout
     from zsim.learn.features import CARD_PARTS, card_columns

@@ -177,11 +177,10 @@ def resume_run(out: Path, *, jobs: int | None = None, backend: str | None = None
     if not path.is_file():
         raise ExperimentError(f"{out}: no {writer.RUN_JSON}, so not a zsim run directory")
     with lock.acquire(out):
-        manifest = writer.read_json(path)
-        if manifest.get("format", writer.RUN_FORMAT) != writer.RUN_FORMAT:
-            raise ExperimentError(f"{path}: format {manifest['format']!r}, not the "
-                                  f"{writer.RUN_FORMAT} this zsim reads: another version of "
-                                  f"zsim wrote it")
+        try:
+            manifest = writer.read_manifest(path)
+        except writer.DamagedRun as error:
+            raise ExperimentError(str(error)) from None
         experiment = parse_experiment(manifest["experiment"], str(path)).with_overrides(
             source="--resume options", **changes)
         context = _context(experiment, str(path), strategies)
@@ -194,20 +193,9 @@ def resume_run(out: Path, *, jobs: int | None = None, backend: str | None = None
                 f"{path}: its experiment makes run id {context.run_id}, not the "
                 f"{manifest['run_id']} recorded: it was edited since the run started, and "
                 f"resuming would mix the games of two experiments. Start a new run instead")
-        for key in ("chunk_size", "tail_pieces"):
-            _check_count(path, manifest, key)
         if manifest["status"] != "complete":
             _refuse_other_players(path, manifest, context)
         return _execute(out, manifest, experiment, context, progress)
-
-
-def _check_count(path: Path, manifest: dict[str, Any], key: str) -> None:
-    """A count of run.json that cuts the run into chunks: a positive integer (``tail_pieces``
-    may be missing: a run started before it was recorded)."""
-    value = manifest.get(key, TAIL_PIECES if key == "tail_pieces" else None)
-    if type(value) is not int or value < 1:
-        raise ExperimentError(f"{path}: key {key!r}: {value!r} is not a positive whole number; "
-                              f"the file is damaged (start a new run)")
 
 
 def _refuse_other_players(path: Path, manifest: dict[str, Any], context: RunContext) -> None:

@@ -57,8 +57,60 @@ def write_json(path: Path, data: dict[str, Any]) -> None:
     atomic_write(path, (json.dumps(data, indent=2, default=str) + "\n").encode())
 
 
-def read_json(path: Path) -> dict[str, Any]:
-    return json.loads(path.read_text(encoding="utf-8"))
+STATUSES = ("running", "interrupted", "failed", "complete")
+# run.json's keys that every reader relies on, and their JSON types; then those that a run
+# started by an older zsim may lack (``tail_pieces``: its tail was cut in quarters)
+_KEYS: dict[str, tuple[type, ...]] = {
+    "run_id": (str,), "status": (str,), "experiment": (dict,), "box_digest": (str,),
+    "chunk_size": (int,), "sessions": (list,)}
+_OPTIONAL: dict[str, tuple[type, ...]] = {
+    "tail_pieces": (int,), "play_digest": (str, type(None)), "git": (dict, type(None)),
+    "versions": (dict,), "master_seed": (int,)}
+_COUNTS = ("chunk_size", "tail_pieces")  # cut the run into chunks: positive
+
+
+class DamagedRun(ValueError):
+    """A run.json that cannot be read, or whose keys are missing or of the wrong type; the
+    message names the file and the key."""
+
+
+def read_manifest(path: Path) -> dict[str, Any]:
+    """run.json, checked: JSON, an object, this zsim's layout, and every key the readers use
+    of its type (a status that is one of ``STATUSES``, chunk counts that are positive). A file
+    damaged by hand or by a disk gives one ``DamagedRun`` instead of an error deep inside
+    whatever read it first."""
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise DamagedRun(f"{path}: cannot be read ({error})") from None
+    if not isinstance(manifest, dict):
+        raise DamagedRun(f"{path}: expected a JSON object, got {type(manifest).__name__}")
+    if manifest.get("format", RUN_FORMAT) != RUN_FORMAT:
+        raise DamagedRun(f"{path}: format {manifest['format']!r}, not the {RUN_FORMAT} this "
+                         f"zsim reads: another version of zsim wrote it")
+    for key, kinds in (*_KEYS.items(), *_OPTIONAL.items()):
+        if key not in manifest:
+            if key in _KEYS:
+                raise DamagedRun(f"{path}: key {key!r} is missing: the file is damaged, or not "
+                                 f"a zsim run's")
+            continue
+        value = manifest[key]
+        # JSON's true and false are Python bools, which are ints too
+        if isinstance(value, bool) or not isinstance(value, kinds):
+            raise DamagedRun(f"{path}: key {key!r}: {value!r} is not "
+                             f"{' or '.join(_JSON_NAMES[kind] for kind in kinds)}; the file is "
+                             f"damaged")
+        if key in _COUNTS and isinstance(value, int) and value < 1:
+            raise DamagedRun(f"{path}: key {key!r}: {value!r} is not a positive whole number; "
+                             f"the file is damaged")
+    if manifest["status"] not in STATUSES:
+        raise DamagedRun(f"{path}: key 'status': {manifest['status']!r} is none of "
+                         f"{', '.join(STATUSES)}; the file is damaged")
+    return manifest
+
+
+_JSON_NAMES = {str: "a string", int: "a whole number", dict: "an object", list: "a list",
+               type(None): "null"}
 
 
 def drop_chunks(out: Path) -> None:

@@ -1,0 +1,105 @@
+"""A damaged run.json is one clear line, naming the file and the key, for every command that
+reads it (``zsim.runner.writer.read_manifest``), and the run's files stay as they were."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from zsim.cli import main
+from zsim.learn import dataset
+from zsim.runner import Experiment
+from zsim.runner.batch import start_run
+from zsim.runner.writer import DamagedRun, read_manifest
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("runs") / "run"
+    start_run(Experiment(games=4, players=[2], strategies=["random"], seed=3, jobs=1,
+                         chunk_size=2), out)
+    return out
+
+
+def damaged(finished: Path, tmp_path: Path, damage: Any) -> Path:
+    run = tmp_path / "run"
+    shutil.copytree(finished, run)
+    path = run / "run.json"
+    if isinstance(damage, str):
+        path.write_text(damage)
+    else:
+        manifest = json.loads(path.read_text())
+        damage(manifest)
+        path.write_text(json.dumps(manifest))
+    return run
+
+
+def drop(key: str) -> Any:
+    return lambda manifest: manifest.pop(key)
+
+
+def put(key: str, value: Any) -> Any:
+    return lambda manifest: manifest.__setitem__(key, value)
+
+
+DAMAGES = [
+    ("{bad", "cannot be read"),
+    ("[1, 2]", "expected a JSON object, got list"),
+    (put("format", 9), "format 9, not the 1 this zsim reads"),
+    (drop("experiment"), "key 'experiment' is missing"),
+    (drop("status"), "key 'status' is missing"),
+    (drop("box_digest"), "key 'box_digest' is missing"),
+    (drop("chunk_size"), "key 'chunk_size' is missing"),
+    (put("status", "done"), "key 'status': 'done' is none of running, interrupted"),
+    (put("status", 5), "key 'status': 5 is not a string"),
+    (put("sessions", None), "key 'sessions': None is not a list"),
+    (put("chunk_size", True), "key 'chunk_size': True is not a whole number"),
+    (put("chunk_size", 0), "key 'chunk_size': 0 is not a positive whole number"),
+    (put("tail_pieces", "4"), "key 'tail_pieces': '4' is not a whole number"),
+    (put("experiment", [1]), "key 'experiment': [1] is not an object"),
+    (put("play_digest", 3), "key 'play_digest': 3 is not a string or null"),
+]
+
+
+@pytest.mark.parametrize("damage, message", DAMAGES)
+def test_every_reader_of_a_damaged_run_json_says_which_key_in_one_line(finished, tmp_path,
+                                                                       damage, message):
+    run = damaged(finished, tmp_path, damage)
+    before = {p.name: p.read_bytes() for p in run.iterdir() if p.is_file()}
+    with pytest.raises(DamagedRun, match=re.escape(message)):
+        read_manifest(run / "run.json")
+    for args in (["run", "--resume", str(run)], ["replay", str(run), "--game", "0"],
+                 ["report", str(run), "--out", str(tmp_path / "report")],
+                 ["regress", "--baseline", str(run), "--against", str(finished)]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code != 0, (args, result.output)
+        assert result.exception is None or isinstance(result.exception, SystemExit), args
+        lines = result.output.strip().splitlines()
+        assert len(lines) == 1 and f"{run / 'run.json'}: " in lines[0] and message in lines[0], \
+            (args, result.output)
+    assert {p.name: p.read_bytes() for p in run.iterdir() if p.is_file()} == before
+
+
+def test_the_positions_of_a_damaged_run_are_refused_naming_it(finished, tmp_path):
+    run = damaged(finished, tmp_path, drop("box_digest"))
+    (run / "positions.parquet").write_bytes((run / "players.parquet").read_bytes())
+    with pytest.raises(dataset.DatasetError, match="key 'box_digest' is missing"):
+        dataset.load([run], 2)
+
+
+def test_a_sound_run_json_reads_as_written_and_older_ones_without_the_newer_keys(finished,
+                                                                                 tmp_path):
+    manifest = read_manifest(finished / "run.json")
+    assert manifest == json.loads((finished / "run.json").read_text())
+    assert manifest["status"] == "complete" and manifest["tail_pieces"] == 1
+    older = damaged(finished, tmp_path, lambda m: [m.pop(k) for k in (
+        "format", "tail_pieces", "play_digest", "git", "versions")])
+    assert "tail_pieces" not in read_manifest(older / "run.json")
+    result = CliRunner().invoke(main, ["replay", str(older), "--game", "1"])
+    assert result.exit_code == 0, result.output
