@@ -251,7 +251,25 @@ def test_chunks_cover_the_games_once_and_the_last_ones_are_smaller():
     assert sizes[:38] == [50] * 38 and max(sizes[38:]) == 12
 
 
-def test_a_lone_worker_plays_whole_chunks_and_several_share_a_cut_tail(small_run, tmp_path):
+def noting_chunks(log: Path) -> Callable[..., Any]:
+    """``worker.play_chunk``, noting each chunk it plays in ``log`` (the workers are other
+    processes)."""
+    real = worker.play_chunk
+
+    def noted(context: Any, index: int, start: int, stop: int) -> Any:
+        with log.open("a") as file:
+            file.write(f"{index} {start} {stop}\n")
+        return real(context, index, start, stop)
+
+    return noted
+
+
+def chunks_noted(log: Path) -> list[tuple[int, ...]]:
+    return sorted(tuple(map(int, line.split())) for line in log.read_text().splitlines())
+
+
+def test_a_lone_worker_plays_whole_chunks_and_several_share_a_cut_tail(small_run, tmp_path,
+                                                                       monkeypatch):
     # One job: the tail is not cut (each extra chunk costs its tables' fixed work, and a lone
     # worker has no one to finish with); the choice is in run.json, so that a resume with
     # two jobs cuts the run as it started, and the tables are the same either way.
@@ -260,7 +278,9 @@ def test_a_lone_worker_plays_whole_chunks_and_several_share_a_cut_tail(small_run
     assert [stop - start for _, start, stop in batch.chunk_bounds(24, 5, 1)] == [5, 5, 5, 5, 4]
     out = interrupted_run(tmp_path / "run", 2)
     assert json.loads((out / "run.json").read_text())["tail_pieces"] == 1
+    monkeypatch.setattr(worker, "play_chunk", noting_chunks(tmp_path / "played"))
     resume_run(out, jobs=2)
+    assert chunks_noted(tmp_path / "played") == batch.chunk_bounds(24, 5, 1)[2:]
     assert json.loads((out / "run.json").read_text())["tail_pieces"] == 1
     assert_same_tables(small_run, out)
     two = tmp_path / "two"
@@ -291,16 +311,9 @@ def test_a_run_json_without_the_cut_is_resumed_with_its_tail_in_quarters(small_r
     manifest = json.loads((out / "run.json").read_text())
     del manifest["tail_pieces"]
     (out / "run.json").write_text(json.dumps(manifest))
-    log, real = tmp_path / "played", worker.play_chunk
-
-    def noted(context: Any, index: int, start: int, stop: int) -> Any:
-        with log.open("a") as file:  # the workers are other processes
-            file.write(f"{index} {start} {stop}\n")
-        return real(context, index, start, stop)
-
-    monkeypatch.setattr(worker, "play_chunk", noted)
+    monkeypatch.setattr(worker, "play_chunk", noting_chunks(tmp_path / "played"))
     resume_run(out)
-    played = [tuple(map(int, line.split())) for line in log.read_text().splitlines()]
+    played = chunks_noted(tmp_path / "played")
     assert played == batch.chunk_bounds(24, 5, 4)[2:] and len(played) == 14
     assert_same_tables(small_run, out)
 
