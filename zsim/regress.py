@@ -326,7 +326,7 @@ def read_run(run_dir: Path) -> Recording:
     except DamagedRun as error:
         raise BaselineError(str(error)) from None
     if manifest["status"] != "complete":
-        raise BaselineError(f"{run_dir}: the run is {manifest.get('status')}, not complete; "
+        raise BaselineError(f"{run_dir}: the run is {manifest['status']}, not complete; "
                             f"finish it with: zsim run --resume {run_dir}")
     players_path = run_dir / "players.parquet"
     try:

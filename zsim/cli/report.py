@@ -66,7 +66,7 @@ def _replay(run_dir: Path, out: Path, bot: str,
 
     from zsim.cli.batches import run_players
     from zsim.runner.experiment import ExperimentError, parse_experiment
-    from zsim.runner.writer import read_manifest
+    from zsim.runner.writer import DamagedRun, read_manifest
     from zsim.strategies.registry import UnknownStrategy, resolve
 
     try:
@@ -76,7 +76,7 @@ def _replay(run_dir: Path, out: Path, bot: str,
     path = run_dir / "run.json"
     try:
         base = parse_experiment(read_manifest(path)["experiment"], str(path))
-    except (OSError, ValueError, KeyError, ExperimentError) as error:
+    except (DamagedRun, ExperimentError) as error:  # read_manifest reads the file's errors too
         raise click.ClickException(f"{path}: cannot read the run's experiment to replay it "
                                    f"({error})") from None
 
