@@ -22,7 +22,9 @@ from zsim.stats import (
     excess_test,
     goodness_of_fit,
     holm,
+    mean_sample_size,
     paired_test,
+    reach_power,
     sign_test,
     wilson_interval,
 )
@@ -179,6 +181,17 @@ def test_adjusted_difference_matches_the_full_stratum_dummy_model():
     assert result.high - result.low == pytest.approx(
         float(np.diff(full.conf_int()[0])[0]), rel=0.01)
     assert result.pvalue == pytest.approx(full.pvalues[0], rel=0.05)
+
+
+def test_games_needed_for_a_shift_many_times_its_sd_is_the_fewest_the_test_takes():
+    # a paired run in which a change moved a few games: the per-game differences have a tiny
+    # SD, so one game already detects the tolerance (the search used to fail on its bracket)
+    needed, detectable = mean_sample_size(0.01, 2000, 3.0, 0.01, 0.8, two_sample=False)
+    assert needed == 1 and 0 < detectable < 0.01
+    assert reach_power(lambda n: 1.0, 0.8, 1, 1e15) == 1
+    needed, _ = mean_sample_size(10.0, 2000, 3.0, 0.01, 0.8, two_sample=False)
+    assert needed == pytest.approx(((stats.norm.ppf(0.995) + stats.norm.ppf(0.8)) * 10 / 3) ** 2,
+                                   rel=0.01)
 
 
 def test_the_command_line_starts_without_the_statistics_libraries():

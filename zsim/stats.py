@@ -364,8 +364,11 @@ def reach_power(power_at: Callable[[float], float], target: float, low: float,
 
     statsmodels' ``solve_power`` can settle on a wrong root for small effects at small alpha
     (it gave fewer games for a stricter level), so the bracket grows by doubling from ``low``
-    and a bracketed search finishes.
+    and a bracketed search finishes. A curve already at ``target`` at ``low`` (a shift many
+    times its SD, as when a change moved a few games of a paired run) gives ``low``.
     """
+    if power_at(low) >= target:
+        return low
     lower, upper = low, 2 * low
     while power_at(upper) < target:
         if upper >= high:
