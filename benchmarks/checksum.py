@@ -3,8 +3,9 @@ must not change any game (a refactor, a speed-up, a new interface).
 
 It plays the default experiment's first ``--games`` games on one job and hashes the players
 table: game, seat, strategy, colour, rank and every ``vp_*`` and ``n_*`` column, sorted by game
-and seat, written as CSV. The 300-game value has been ``1200 rows 3bb30997e0878a75`` since the
-forward model was built.
+and seat, written as CSV. The 300-game value was ``1200 rows 3bb30997e0878a75`` from the forward
+model's making until a Worker moved by "move up to 2 of your Workers" could no longer move
+twice; it has been ``1200 rows 84cd340ad592c575`` since.
 
     python benchmarks/checksum.py            # 300 games
     python benchmarks/checksum.py --games 40 # quicker, for a first look

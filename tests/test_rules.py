@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from zsim.components.schema import COLOURS
 from zsim.game import play_game
+from zsim.kinds import STOP, WORKER_MOVES
 from zsim.rules import effects, mausoleum, pieces, queries, rewards, scoring, turn
 from zsim.rules.tables import ACTION_INDEX
 from zsim.state import NO_ONE
@@ -364,6 +365,29 @@ def test_a_two_sided_card_at_the_end_of_the_route_offers_only_its_other_side(mak
     ability = g.t.box.abilities["alch_hire_any_or_ship_2"]
     ctx = effects.Context(CHU, 0, 3, "vp_cards")
     assert effects.feasible_options(g, p, ability, ctx, full=False) == [0]
+
+
+def test_moving_up_to_two_workers_moves_each_worker_once(make_game):
+    # "Move up to 2 of your Workers to an adjacent region": two Workers, one step each; the
+    # Worker that moved is not offered a second step
+    g = make_game()
+    p = g.state.players[0]
+    p.workers = [1, 0, 0, 0, 0]
+    seat = g._seats().strategies[0]
+    first = WORKER_MOVES[CHU][WEI]
+    seat.script("move_worker", first)
+    ability = g.t.box.abilities["alch_unlock_or_move_workers_2"]
+    effects.resolve_steps(g, p, ability.options[1], effects.Context(CHU, 0, 3, "vp_cards"))
+    assert p.workers == [0, 1, 0, 0, 0]
+    assert len(seat.offered("move_worker")) == 1  # nothing left to move: not asked again
+    # with a Worker that has not moved in Wei, that one may still move, once
+    p.workers = [1, 1, 0, 0, 0]
+    seat.asked.clear()
+    seat.script("move_worker", first, WORKER_MOVES[WEI][ZHAO])
+    effects.resolve_steps(g, p, ability.options[1], effects.Context(CHU, 0, 3, "vp_cards"))
+    assert p.workers == [0, 1, 1, 0, 0]
+    second = seat.offered("move_worker")[1]
+    assert {o.source for o in second if o != STOP} == {WEI}
 
 
 def test_a_ship_card_does_not_activate_at_the_end_of_the_route(make_game):

@@ -180,13 +180,19 @@ def move_officials(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
 
 
 def move_workers(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
+    """Up to ``e.count`` Workers each move once, to a region next to their own: a Worker moved
+    by this effect is not offered again (``arrived`` counts them by region; Workers are alike,
+    so a region offers those it held before)."""
+    arrived = [0, 0, 0, 0, 0]
+
     def move(option: Any) -> None:
         p.workers[option.source] -= 1
         p.workers[option.target] += 1
+        arrived[option.target] += 1
 
     ask_until_stop(g, p.seat, "move_worker", lambda: [
-        WORKER_MOVES[r][to] for r in ALL_REGIONS if p.workers[r] for to in ADJACENT[r]],
-        move, e.count)
+        WORKER_MOVES[r][to] for r in ALL_REGIONS if p.workers[r] > arrived[r]
+        for to in ADJACENT[r]], move, e.count)
 
 
 def gain_tokens(g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
