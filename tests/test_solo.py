@@ -8,7 +8,7 @@ from tests.conftest import Scripted
 from zsim.components.schema import LiSiAction
 from zsim.game import Game, play_game
 from zsim.invariants import violations
-from zsim.rules import lisi, scoring
+from zsim.rules import lisi, mausoleum, scoring
 from zsim.state import NO_ONE
 from zsim.strategies.basic import BasicStrategy
 from zsim.strategies.random_bot import RandomStrategy
@@ -213,13 +213,29 @@ def test_his_five_tokens_with_a_large_one_unlock_only_one_soldier(box):
 
 def _lisi_meets_every_region_tile(g):
     """Li Si holds the Master Alchemist and a Palace and a Governor in every region, so he meets
-    every Mausoleum condition but Full and the Wall tiles'."""
+    every Mausoleum condition but Council, Workforce (Officials and Workers he never has), Full
+    and the Wall tiles'."""
     li = g.state.players[LISI]
     li.master_taken = True
     for r in range(5):
         g.state.palace_count[r][LISI] = 1
         g.state.governor_count[r][LISI] = 1
-    return [i for i in range(9) if lisi.condition_met(g, li, i)]
+    return [i for i in range(9) if mausoleum.condition_met(g, li, i)]
+
+
+@pytest.mark.parametrize("condition", ["council", "workforce"])
+def test_he_never_meets_the_tiles_that_ask_for_officials_or_workers(box, condition):
+    # the rulebook: he validates a tile as soon as he meets its condition, and he has no
+    # Officials nor Workers: a Palace and a Governor in the region do not stand in for them
+    g = solo_game(box)
+    li = g.state.players[LISI]
+    spot = next(i for i, s in enumerate(g.state.mausoleum) if s.condition == condition)
+    where = g.state.mausoleum[spot].where
+    g.state.palace_count[where][LISI] = 1
+    g.state.governor_count[where][LISI] = 1
+    li.entrance = 2
+    lisi.validate(g, li)
+    assert LISI not in g.state.mausoleum[spot].slots
 
 
 def test_his_opponent_chooses_which_surplus_tile_he_validates(box):

@@ -252,20 +252,13 @@ def _holds_majority(g: Table, p: PlayerState, region: int) -> bool:
     return counts[p.seat] > max(c for s, c in enumerate(counts) if s != p.seat)
 
 
-def condition_met(g: Table, p: PlayerState, spot_index: int) -> bool:
-    """As for players, except the Council and Workforce tiles, which need Officials and Workers
-    Li Si never has: he meets them with a Palace or a Governor in the region."""
-    spot = g.state.mausoleum[spot_index]
-    if spot.condition in ("council", "workforce"):
-        return (g.state.palace_count[spot.where][p.seat] > 0
-                or g.state.governor_count[spot.where][p.seat] > 0)
-    return mausoleum.condition_met(g, p, spot_index)
-
-
 def validate(g: Table, p: PlayerState) -> None:
     """Place a waiting soldier on every tile whose condition he meets. With more such tiles
-    than soldiers waiting, his opponent chooses which tiles he validates, one soldier at a time."""
-    spots = [spot for spot in mausoleum.free_spots(g, p) if condition_met(g, p, spot)]
+    than soldiers waiting, his opponent chooses which tiles he validates, one soldier at a time.
+    His conditions are the players' own: the Council and Workforce tiles, which ask for
+    Officials and Workers he never has, he never meets."""
+    spots = [spot for spot in mausoleum.free_spots(g, p)
+             if mausoleum.condition_met(g, p, spot)]
     opponent = next(s for s in range(g.state.n) if s != p.seat)
     while p.entrance and spots:
         if len(spots) <= p.entrance:
