@@ -145,7 +145,7 @@ HAND_WRITTEN = {
     "round": 3,
     "stage": "turns",
     "step": 0,
-    "board": {"court": ["Laws 110"], "court_free": False},
+    "board": {"court": ["Laws 110"]},
     "players": [
         {"tableau": [["Writing 1", "Writing 2"], [], [], [], []],
          "officials": [[0, 1, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0]],
@@ -171,6 +171,49 @@ def test_a_position_written_by_hand_is_played_from_its_fields(box):
     from zsim.strategies.random_bot import RandomStrategy
     result = game.play([RandomStrategy(), RandomStrategy()])
     assert result.decisions > 0
+
+
+def test_what_the_placed_pieces_decide_is_worked_out_when_left_out(box):
+    # a hand-written position gives the pieces on the board; each supply, the table's tokens
+    # and whether the next Court card is the game's first follow from them (RULINGS 19: only
+    # the first Court card of the game is free)
+    from zsim.invariants import violations
+
+    position = json.loads(json.dumps(HAND_WRITTEN))
+    position["board"].update({"palace_count": [[1, 0], [0, 0], [0, 0], [0, 0], [0, 0]],
+                              "governor_count": [[0, 2], [0, 0], [0, 0], [0, 0], [0, 0]]})
+    position["players"][0].update({"tokens": [2, 0, 1], "large": [1, 0, 0], "entrance": 0})
+    state = Game.from_text(json.dumps(position), box).state
+    rules = box.board.rules
+    red, blue = state.players
+    assert state.court_free is False  # Laws 110 lies on the Court pile
+    assert red.official_supply == [rules.officials_per_type, rules.officials_per_type - 1,
+                                   rules.officials_per_type]
+    assert (red.palaces, blue.governors) == (rules.palaces - 1, rules.governors - 2)
+    assert red.soldiers == rules.soldiers  # none unlocked, none at the Mausoleum
+    assert state.supply == [rules.small_tokens[2] - 2, rules.small_tokens[2],
+                            rules.small_tokens[2] - 1]
+    assert state.large_on_board == [0, 1, 1]
+    assert not violations(state, Game.from_text(json.dumps(position), box).t)
+    # an empty Court pile: the next card is the first; what the text gives is kept as given
+    position["board"] = {"court": []}
+    assert Game.from_text(json.dumps(position), box).state.court_free is True
+    position["board"] = {"court": ["Laws 110"], "court_free": True}
+    position["players"][0]["official_supply"] = [0, 0, 0]
+    state = Game.from_text(json.dumps(position), box).state
+    assert state.court_free is True and state.players[0].official_supply == [0, 0, 0]
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"players": [{"officials": [[0, 5, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0]]}]},
+     r"players\[0\].officials: 5 of one type placed"),
+    ({"board": {"palace_count": [[7, 0], [0, 0], [0, 0], [0, 0], [0, 0]]}},
+     "board.palace_count: 7 of seat 0's palaces placed"),
+    ({"players": [{"tokens": [99, 0, 0]}]}, r"players\[\*\].tokens: 99 of suit 0 held"),
+])
+def test_a_position_placing_more_pieces_than_the_box_has_is_refused(box, change, message):
+    with pytest.raises(PositionError, match=message):
+        Game.from_text(json.dumps({**HAND_WRITTEN, **change}), box)
 
 
 @pytest.mark.parametrize(("change", "message"), [

@@ -282,12 +282,63 @@ def _read_state(data: dict[str, Any], state: GameState, ids: dict[str, int], box
                 raise PositionError(f"players[{seat}].{field}: no such field of a player")
             setattr(p, field, _value(f"players[{seat}].{field}", field, value,
                                      getattr(p, field), ids, box, placed))
+    _fill_supplies(board, players, state, box)
     if "hands" in data:
         state.hands = _value("hands", "hands", data["hands"], state.hands, ids, box, placed)
     if "decks" in data:
         state.decks = _value("decks", "decks", data["decks"], state.decks, ids, box, set())
     else:  # the cards placed elsewhere leave the decks a fresh setup dealt
         state.decks = [[c for c in deck if c not in placed] for deck in state.decks]
+
+
+def _fill_supplies(board: dict[str, Any], players: list[Any], state: GameState,
+                   box: Box) -> None:
+    """What the text leaves out and its pieces decide: each supply a player or the table keeps
+    of what the text places (Officials, Governors, Palaces, Walls, soldiers, tokens), so that
+    every piece is in one place (``zsim.invariants``), and whether the next Court card is the
+    game's first (only while the Court pile is empty). A text that places more pieces than the
+    box has is refused, naming the field."""
+    rules, n = box.board.rules, state.n
+    if "court_free" not in board:
+        state.court_free = not state.court
+    for suit in range(3):
+        for field, total, held in (("supply", rules.small_tokens[n], "tokens"),
+                                   ("large_on_board", 1, "large")):
+            if field not in board:
+                left = total - sum(getattr(p, held)[suit] for p in state.players)
+                if left < 0:
+                    raise PositionError(f"players[*].{held}: {total - left} of suit {suit} "
+                                        f"held, the box has {total}")
+                getattr(state, field)[suit] = left
+    for p in state.players:
+        given = players[p.seat] if p.seat < len(players) else {}
+        placed = {
+            "official_supply": None,
+            "governors": (rules.governors, "board.governor_count",
+                          sum(row[p.seat] for row in state.governor_count)),
+            "palaces": (rules.palaces, "board.palace_count",
+                        sum(row[p.seat] for row in state.palace_count)),
+            "walls": (rules.walls, "board.walls",
+                      sum(w.slots.count(p.seat) for w in state.walls)),
+            "soldiers": (rules.soldiers, "board.mausoleum and the entrance",
+                         p.entrance + sum(m.slots.count(p.seat) for m in state.mausoleum)),
+        }
+        for field, counted in placed.items():
+            if field in given:
+                continue
+            if counted is None:
+                on_board = [sum(region[kind] for region in p.officials) for kind in range(3)]
+                if max(on_board) > rules.officials_per_type:
+                    raise PositionError(f"players[{p.seat}].officials: {max(on_board)} of one "
+                                        f"type placed, a player has "
+                                        f"{rules.officials_per_type}")
+                p.official_supply = [rules.officials_per_type - k for k in on_board]
+                continue
+            total, where, used = counted
+            if used > total:
+                raise PositionError(f"{where}: {used} of seat {p.seat}'s {field} placed, a "
+                                    f"player has {total}")
+            setattr(p, field, total - used)
 
 
 def _value(where: str, field: str, value: Any, before: Any, ids: dict[str, int], box: Box,
