@@ -295,6 +295,56 @@ def test_a_view_is_read_only_while_its_game_is_played(box):
     assert game.view(0).me.vp == game.state.players[0].vp  # the holder of the game reads it
 
 
+def test_a_view_reads_only_its_own_seat_in_its_own_decisions(box):
+    # writing the view's seat, making a view for another seat from the view's class, or using
+    # another seat's view found in memory: none of them reads another seat's hand
+    written: list[bool] = []
+    read: list[str] = []
+
+    def found(seat: int) -> PlayerView:
+        return next(o for o in gc.get_objects()
+                    if type(o) is PlayerView and o.seat == seat and o._owner is None)
+
+    class SeatSwap(RandomStrategy):
+        def choose(self, view: PlayerView, decision: Decision) -> Any:
+            other = 1 - view.seat
+            try:
+                view.seat = other  # type: ignore[misc]
+                written.append(True)
+            except AttributeError:
+                written.append(False)
+            ways = {"forged": type(view)(view._token, other, random.Random()),
+                    "found": found(other)}
+            for name, other_view in ways.items():
+                with contextlib.suppress(NotPlaying):
+                    other_view.hand  # noqa: B018
+                    read.append(name)
+            assert view.seat == 1 - other and view.hand is not None  # its own still reads
+            return super().choose(view, decision)
+
+    result = Game(box, [SeatSwap(), RandomStrategy()], 3).play()
+    assert written and not any(written)  # the seat cannot be written
+    assert read == []  # nor another seat's hand read
+    assert result.decisions > 0
+
+
+def test_a_seats_rng_does_not_give_the_games_seed_back(box):
+    # a strategy reads its RNG's whole state; Python's seeding runs backwards to the number it
+    # was seeded with, which must not be the game's seed or a simple function of it (the deal
+    # would follow): no small number seeds the RNG a seat is handed
+    states: list[Any] = []
+
+    class Reader(RandomStrategy):
+        def choose(self, view: PlayerView, decision: Decision) -> Any:
+            if not states:
+                states.append(view.rng.getstate())
+            return super().choose(view, decision)
+
+    Game(box, [Reader(), RandomStrategy()], 5).play()
+    assert states and all(random.Random(k).getstate() != states[0] for k in range(5000))
+    assert engine.seat_rng(5, 0).getstate() == states[0]  # the same seed, the same RNG
+
+
 # --- the end-of-game audit -----------------------------------------------------------------------
 
 

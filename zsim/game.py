@@ -2,7 +2,7 @@
 
 A game is a pure function of (box, options, seats, seed): every shuffle and setup draw comes
 from one ``random.Random(seed)``, and each seat's strategy gets its own RNG derived from the
-same seed.
+same seed by a one-way hash (``seat_rng``).
 
 Where the game stands is data (``GameState.stage``, ``round`` and ``step``), so the game moves in
 *segments*: the Starting tiles, the start of a round, one turn, the round's rewards. The rules
@@ -31,6 +31,7 @@ game's own events scored (``zsim.invariants.score_audit``).
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import random
 from dataclasses import dataclass, field, fields, replace
@@ -174,6 +175,15 @@ class _Snapshot:
         self.lines = lines
 
 
+def seat_rng(seed: int, seat: int) -> random.Random:
+    """The RNG of ``seat``'s strategy in a game of ``seed``, seeded by a one-way hash of both:
+    a strategy can read its RNG's whole state, and Python's seeding can be run backwards to the
+    number it was seeded with, which must not give the game's seed (and with it every hidden
+    card) back."""
+    digest = hashlib.blake2b(f"zsim seat {seed} {seat}".encode(), digest_size=16).digest()
+    return random.Random(int.from_bytes(digest, "big"))
+
+
 class Seats:
     """The seats of one game: their strategies and their views. The game keeps them in
     ``_SEATED``, not on itself, so that nothing a strategy is handed (its view, the memory and
@@ -234,6 +244,7 @@ class Game:
     _cursor: int  # how many of them the replay has used
     _pending: Decision | None  # the question the game is paused at
     _asking: Decision | None  # the question a strategy is answering now
+    asked_seat: int  # its seat (-1: none): the one seat whose own view may read the game now
     _told: int  # events emitted since the segment began
     _mute: int  # events a replay must not tell again
     _deal: dict[int, list[int]] | None  # a determinised fork's Starting tiles, dealt already
@@ -259,8 +270,7 @@ class Game:
         token = next(_TOKENS)
         self._fill(token=token, t=t, public=False, options=options, seed=seed, n=n,
                    strategies=list(strategies), forkable=any_forks(strategies),
-                   views=[PlayerView(token, seat, random.Random(seed * 8 + seat + 1))
-                          for seat in range(n)],
+                   views=[PlayerView(token, seat, seat_rng(seed, seat)) for seat in range(n)],
                    rng=random.Random(seed), records=ResultRecorder(n),
                    narration=[] if narrate else None)
         self.state = setup.build_state(self, options, self.rng)
@@ -305,6 +315,7 @@ class Game:
         self._cursor = cursor
         self._pending = pending
         self._asking = None
+        self.asked_seat = -1
         self._told, self._mute = told, mute
         self._deal = deal
         self.consults = 0
@@ -448,6 +459,7 @@ class Game:
                 raise Paused(decision)
             self.consults += 1
             self._asking = decision
+            self.asked_seat = seat
             # The strategy gets a copy of the question: the answer is checked against the
             # engine's own options, whatever the strategy does to its list. Never Li Si's seat:
             # the rules play his turns and ask him nothing.
@@ -462,14 +474,15 @@ class Game:
                     del PLAYING[self.token]
             answer = as_offered(given, options)
             if answer is NOT_OFFERED:
-                self._asking = None
+                self._asking, self.asked_seat = None, -1
                 raise IllegalChoice(strategy.name, decision, given, self.seed)
         if "decision" in self._hooks:
             # told while the game still stands at the question, its answer not logged yet, so
             # that a listener may ask a bot about it: a search forks from the question (the
-            # game viewer's values)
+            # game viewer's values), the seat's own view reading the game as in its decision
+            self.asked_seat = seat
             self.emit("decision", {"decision": decision, "answer": answer})
-        self._asking = None
+        self._asking, self.asked_seat = None, -1
         if keeping:
             if not replayed:
                 self._answers.append(answer)

@@ -44,6 +44,7 @@ class Host(Table, Protocol):
     the other way round)."""
 
     token: int  # the game's number in ``PLAYING``
+    asked_seat: int  # the seat whose strategy is answering now (-1: none)
     consults: int  # strategy calls and outside answers so far: a view copies once per each
 
     def shares_table(self, seat: int) -> bool: ...
@@ -77,14 +78,14 @@ class PlayerView:
     """One seat's view of one game (see the module docstring)."""
 
     __slots__ = ("_at", "_board", "_hand", "_last", "_me", "_memo", "_owner", "_players", "_rng",
-                 "_rng_shared", "_shares", "_shown", "_tables", "_token", "seat")
+                 "_rng_shared", "_seat", "_shares", "_shown", "_tables", "_token")
 
     def __init__(self, token: int, seat: int, rng: random.Random,
                  memo: dict[Any, Any] | None = None, owner: Host | None = None) -> None:
         """``owner``: the game, for a view read by the program that holds it
         (``Game.view``); a seat's own view has none and finds its game in ``PLAYING``."""
         self._token = token
-        self.seat = seat
+        self._seat = seat
         self._owner = owner
         self._rng = rng
         self._rng_shared = False  # shared with a fork's view: copied by the first to draw
@@ -104,6 +105,11 @@ class PlayerView:
         # shown the table itself (SHARED_READERS): 1 yes, 0 no, -1 not asked yet; a program's
         # view of a game it holds is always a copy
         self._shares = -1 if owner is None else 0
+
+    @property
+    def seat(self) -> int:
+        """The seat this view is of (read-only: a view reads its own seat's hand only)."""
+        return self._seat
 
     @property
     def rng(self) -> random.Random:
@@ -139,6 +145,11 @@ class PlayerView:
             raise NotPlaying("a seat's view can be read only while its game is being played "
                              "(in a decision); a program holding the game reads it with "
                              "game.view(seat)")
+        if game.asked_seat != self._seat:
+            # a seat's view reads the game only in that seat's own decisions: a view made for
+            # another seat, or one found in memory, reads nothing
+            raise NotPlaying(f"seat {self._seat}'s view can be read only in seat "
+                             f"{self._seat}'s own decisions")
         return game
 
     def _now(self) -> Host:
