@@ -299,10 +299,11 @@ def _fill_supplies(board: dict[str, Any], players: list[Any], state: GameState,
     game's first (only while the Court pile is empty). A text that places more pieces than the
     box has is refused, naming the field."""
     rules, n = box.board.rules, state.n
+    small = next(count for players, count in rules.small_tokens.items() if players == n)
     if "court_free" not in board:
         state.court_free = not state.court
     for suit in range(3):
-        for field, total, held in (("supply", rules.small_tokens[n], "tokens"),
+        for field, total, held in (("supply", small, "tokens"),
                                    ("large_on_board", 1, "large")):
             if field not in board:
                 left = total - sum(getattr(p, held)[suit] for p in state.players)
