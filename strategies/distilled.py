@@ -13,8 +13,10 @@ the heuristic it extends (``greedy``'s weights unless given others).
 
 ``scorer``: the scorer file (by default the one shipped for the game's player count,
 ``configs/models/distilled-{N}p.yaml``; a file fitted for another count is refused, one fitted
-on other rules plays with a warning). Deterministic given the game
-seed (the heuristic's tie-breaks draw from the view's RNG); it reads nothing but its view.
+on other rules plays with a warning), or the name of a shipped one (``round3``:
+``configs/models/distilled-2p-round3.yaml``, a later round of the same fit: docs/learning.md).
+Deterministic given the game seed (the heuristic's tie-breaks draw from the view's RNG); it
+reads nothing but its view.
 """
 
 from __future__ import annotations
@@ -41,11 +43,33 @@ _WARNED: set[tuple[str, str]] = set()
 _CHECKED: dict[tuple[str, int, int], tuple[object, ScorerFile]] = {}
 
 
-def scorer_path(n_players: int) -> Path:
-    """The scorer shipped for the base game at ``n_players``."""
+def scorer_path(n_players: int, name: str = "") -> Path:
+    """The scorer shipped for the base game at ``n_players``; with ``name``, the shipped scorer
+    of that name (``round3``: ``distilled-2p-round3.yaml``)."""
     from zsim.learn.model import MODELS_DIR
 
-    return MODELS_DIR / f"distilled-{n_players}p.yaml"
+    return MODELS_DIR / f"distilled-{n_players}p{'-' + name if name else ''}.yaml"
+
+
+def shipped_names() -> list[str]:
+    """The names of the shipped scorers besides the default ones, for any player count."""
+    from zsim.learn.model import MODELS_DIR
+
+    return sorted({path.stem.split("-", 2)[2] for path in MODELS_DIR.glob("distilled-*p-*.yaml")})
+
+
+def is_name(spec: str) -> bool:
+    """Whether ``scorer=spec`` names a shipped scorer rather than a file: a bare word that is
+    not a file here."""
+    return spec.isidentifier() and not Path(spec).is_file()
+
+
+def scorer_file(spec: str, n_players: int) -> str:
+    """The file a ``scorer`` parameter stands for at ``n_players``: ``''`` the default shipped
+    for that count, a shipped scorer's name, or a file's path."""
+    if not spec or is_name(spec):
+        return str(scorer_path(n_players, spec))
+    return spec
 
 
 def scorer_for(spec: str, view: PlayerView) -> ScorerFile:
@@ -66,11 +90,12 @@ def _checked_scorer(spec: str, view: PlayerView) -> ScorerFile:
     from zsim.learn.policy import ScorerError, load_scorer
 
     n = view.n_players
-    path = spec or str(scorer_path(n))
+    path = scorer_file(spec, n)
     scorer = _SCORERS.get(path)
     if scorer is None:
-        if not spec and not Path(path).is_file():
-            raise ScorerError(f"no turn scorer is shipped for {n} players ({path}): fit one "
+        if (not spec or is_name(spec)) and not Path(path).is_file():
+            which = f"scorer {spec!r}" if spec else "turn scorer"
+            raise ScorerError(f"no {which} is shipped for {n} players ({path}): fit one "
                               f"with `python -m zsim.learn.distill --players {n} --out FILE` "
                               f"and play distilled(scorer='FILE')")
         scorer = _SCORERS[path] = load_scorer(path)
@@ -89,13 +114,18 @@ def _checked_scorer(spec: str, view: PlayerView) -> ScorerFile:
 class DistilledStrategy(HeuristicStrategy):
     name = "distilled"
     description = ("the heuristic with weights and move bonuses learned from playouts, by "
-                   "phase of the game, at the heuristic's cost (parameters: scorer, and "
-                   "heuristic weights)")
+                   "phase of the game, at the heuristic's cost (parameters: scorer, a file or "
+                   "a shipped name such as 'round3', and heuristic weights)")
 
     def __init__(self, scorer: str = "", **weights: float) -> None:
-        if scorer and scorer not in _SCORERS:  # a bad file is refused before any game
-            from zsim.learn.policy import load_scorer
+        from zsim.learn.policy import ScorerError, load_scorer
 
+        if scorer and is_name(scorer):  # a shipped scorer, read when a game says its count
+            if scorer not in shipped_names():
+                raise ScorerError(f"scorer {scorer!r}: no file of that name, and no shipped "
+                                  f"scorer of that name (shipped: "
+                                  f"{', '.join(shipped_names()) or 'none'})")
+        elif scorer and scorer not in _SCORERS:  # a bad file is refused before any game
             _SCORERS[scorer] = load_scorer(scorer)
         super().__init__(**weights)
         self.scorer = str(scorer)

@@ -377,3 +377,28 @@ def test_one_bot_plays_each_count_with_its_own_scorer_whatever_it_played_before(
     play_game(box, [used, resolve("greedy")], 3)
     again = three(used)
     assert again.scores == fresh.scores and again.decisions == fresh.decisions
+
+
+def test_the_later_rounds_are_shipped_by_name_and_play_as_their_files(box):
+    # `scorer='round3'` is the file configs/models/distilled-2p-round3.yaml (docs/learning.md,
+    # "Expert iteration"): the same games as the file named by its path, other games than the
+    # default scorer's
+    greedy = resolve("greedy")
+    for name in ("round2", "round3"):
+        path = scorer_path(2, name)
+        scorer = load_scorer(path)
+        assert scorer.n_players == 2 and scorer.fitted["round"] == int(name[-1])
+        by_name = play_game(box, [resolve(f"distilled(scorer='{name}')"), greedy], 11)
+        by_path = play_game(box, [resolve(f"distilled(scorer='{path}')"), greedy], 11)
+        assert by_name.decisions == by_path.decisions and by_name.scores == by_path.scores
+    default = play_game(box, [resolve("distilled"), greedy], 11)
+    assert default.scores != by_name.scores or default.decisions != by_name.decisions
+
+
+def test_a_scorer_name_not_shipped_is_refused_in_one_line_naming_the_shipped_ones(box):
+    with pytest.raises(UnknownStrategy, match=r"scorer 'round9': .*shipped: round2, round3"):
+        resolve("distilled(scorer='round9')")
+    seats = ["-s", "distilled(scorer='round3')", "-s", "greedy", "-s", "greedy"]
+    result = CliRunner().invoke(main_cli, ["play", "-n", "3", *seats, "--json"])
+    assert result.exit_code != 0 and "Traceback" not in result.output
+    assert "no scorer 'round3' is shipped for 3 players" in result.output
