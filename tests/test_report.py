@@ -146,6 +146,15 @@ def test_text_columns_are_left_aligned_and_numbers_right_aligned() -> None:
     assert "<style>" not in numbers_only
 
 
+def test_a_signed_number_that_rounds_to_zero_is_shown_as_a_plain_zero() -> None:
+    """A seat a hair under the fair share is "0%", never "-0%"; real signs stay."""
+    frame = pd.DataFrame({"level": ["0", "1", "2", "3"],
+                          "vs_fair": [-0.001, 0.0, 0.05, -0.05]})
+    html = table_html(Table("seats", "Seats", frame, formats={"vs_fair": "{:+.0%}"}))
+    cells = re.findall(r"<td>([^<]*)</td>", html)[1::2]
+    assert cells == ["0%", "0%", "+5%", "-5%"]
+
+
 def test_seven_series_on_three_axes_share_one_legend_and_lay_out() -> None:
     bots = [f"bot{i}" for i in range(7)]
     index = pd.MultiIndex.from_product([["all"], bots])
