@@ -226,3 +226,13 @@ def test_a_run_of_one_game_gives_metrics_and_a_report_that_says_it_is_too_few(tm
     assert summary.loc["drama", "games"] == 1 and math.isnan(summary.loc["drama", "low"])
     html = build_report([out], tmp_path / "report").index.read_text(encoding="utf-8")
     assert "Game experience</h2>" in html and 'id="fig-experience' not in html
+
+
+def test_the_experience_doc_has_each_heading_once():
+    """A reader sent to "What it costs" finds one section of that name."""
+    from pathlib import Path
+
+    doc = Path(__file__).parent.parent / "docs" / "experience.md"
+    headings = re.findall(r"^#+ (.+)$", doc.read_text(encoding="utf-8"), flags=re.MULTILINE)
+    assert len(headings) == len(set(headings)), sorted(h for h in headings
+                                                       if headings.count(h) > 1)
