@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from zsim.reports.assumed import MARK, reasons
-from zsim.reports.common import percent, win_rates
+from zsim.reports.common import MIN_GAMES, percent, win_rates
 from zsim.reports.loader import RunData
 from zsim.reports.model import (
     ASSOCIATION,
@@ -32,7 +32,7 @@ from zsim.reports.model import (
     Section,
     Table,
 )
-from zsim.stats import games_for_precision
+from zsim.stats import trials_for_wilson
 
 FIRST_SCREEN = 15  # findings named on the summary
 #: How many findings of each kind the summary names, causal ones first.
@@ -155,6 +155,24 @@ def _shown(path: Path) -> str:
     return relative if not relative.startswith("..") else str(path)
 
 
+def games_for_win_rates(table: pd.DataFrame, games: int,
+                        half_width: float = PRECISION_POINTS) -> float:
+    """Games of the run's design that pin every win rate of ``table`` (``strategy_table``) to
+    ``± half_width`` points.
+
+    Each rate needs the player-games whose Wilson interval is that narrow at the binomial
+    variance of its rate (the observed one, or the fair share when the rate rests on fewer than
+    ``MIN_GAMES`` player-games), as the report's intervals are Wilson intervals; a strategy
+    that sits in a share of the run's games needs that many more games."""
+    needed = []
+    for row in table.itertuples():
+        enough = row.player_games >= MIN_GAMES
+        trials = trials_for_wilson(row.win_rate if enough else row.fair_share,
+                                   half_width / 100)
+        needed.append(trials * games / row.player_games)
+    return float(math.ceil(round(max(needed), 9))) if needed and games > 0 else math.nan
+
+
 def _unresolved(data: RunData, sections: list[Section]) -> Points:
     items = []
     families: dict[tuple[str, str], list] = defaultdict(list)
@@ -176,15 +194,13 @@ def _unresolved(data: RunData, sections: list[Section]) -> Points:
     if len(table):
         widest = table.iloc[(table["win_high"] - table["win_low"]).argmax()]
         half = (widest["win_high"] - widest["win_low"]) / 2 * 100
-        needed = games_for_precision(int(data.finished["game_key"].nunique()),
-                                     widest["win_low"] * 100, widest["win_high"] * 100,
-                                     PRECISION_POINTS)
+        needed = games_for_win_rates(table, int(data.finished["game_key"].nunique()))
         if half > PRECISION_POINTS:
             items.append(Point(
                 f"Win rates are known to ±{half:.1f} points at worst ({widest['strategy']}, "
-                f"{widest['n_players']} players); ±{PRECISION_POINTS:g} points needs about "
-                f"{needed:,.0f} games (`--until-precision {PRECISION_POINTS:g}` plays "
-                "until then).", "strategies"))
+                f"{widest['n_players']} players); ±{PRECISION_POINTS:g} points for every win "
+                f"rate needs about {needed:,.0f} games (`--until-precision "
+                f"{PRECISION_POINTS:g}` plays until then).", "strategies"))
     return Points("What these games could not resolve", items,
                   "Every family of tests found something.")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import shutil
@@ -73,6 +74,34 @@ def tiny_run(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("runs") / "tiny"
     start_run(Experiment(games=6, players=[2], strategies=["random"], seed=1, jobs=1), out)
     return out
+
+
+@pytest.fixture(scope="session")
+def one_game_run(tmp_path_factory) -> Path:
+    """A single 4-player game, two strategies of two seats each."""
+    out = tmp_path_factory.mktemp("runs") / "one"
+    start_run(Experiment(games=1, players=[4], strategies=["basic", "random"], seed=3, jobs=1),
+              out)
+    return out
+
+
+def summary_of(*runs: Path) -> str:
+    """The summary page as the terminal prints it (``zsim report --summary``)."""
+    from zsim.reports import summary
+    from zsim.reports.build import build_sections
+
+    sections = build_sections(load_runs(list(runs)))
+    return summary.text(next(s for s in sections if s.slug == "summary"))
+
+
+def wilson_trials_by_scan(rate: float, half: float = 0.02) -> int:
+    """The fewest trials whose Wilson interval at ``rate`` is ``± half`` wide, by counting."""
+    from zsim.stats import wilson_interval
+
+    n = 1
+    while (lambda b: (b[1] - b[0]) / 2)(wilson_interval(rate * n, n)) > half:
+        n += 1
+    return n
 
 
 def figure_slugs(html: str) -> list[str]:
@@ -470,3 +499,23 @@ def test_a_replay_with_real_games_judges_a_tile_within_its_budget(tmp_path):
                             clock=lambda: float(next(ticks)))
     assert len(results) == 1 and results[0].played == 2 and [c.component for c in left] == [
         "board1"]
+
+
+def test_the_games_that_pin_win_rates_to_two_points_come_from_the_binomial_variance(
+        one_game_run, run_dir):
+    """One game says nothing of the rates: the fair share's variance decides (a quarter, two
+    seats a game), not the interval one game gave scaled by its width."""
+    from zsim.reports.summary import games_for_win_rates, strategy_table
+
+    one = load_runs([one_game_run])
+    needed = math.ceil(wilson_trials_by_scan(0.25) / 2)  # two seats per game each
+    assert needed > 850
+    assert games_for_win_rates(strategy_table(one), 1) == needed
+    assert f"±2 points for every win rate needs about {needed:,} games" in summary_of(
+        one_game_run)
+    many = load_runs([run_dir])
+    table = strategy_table(many)
+    games = int(many.finished["game_key"].nunique())
+    by_scan = max(wilson_trials_by_scan(rate) * games / seats
+                  for rate, seats in zip(table["win_rate"], table["player_games"], strict=True))
+    assert games_for_win_rates(table, games) == math.ceil(by_scan)

@@ -387,6 +387,33 @@ def detectable_shift(low: float, high: float, alpha: float = 0.05, power: float 
     return se * (normal.inv_cdf(1 - alpha / 2) + normal.inv_cdf(power))
 
 
+def trials_for_wilson(rate: float, half_width: float, confidence: float = 0.95) -> float:
+    """Fewest trials whose Wilson interval at ``rate`` is within ``± half_width`` (half its
+    width, as the reports measure it); NaN for a rate outside [0, 1] or no width.
+
+    The binomial variance at the rate, not the width of the interval at hand, decides it: an
+    interval from a handful of games is dominated by the ``z^2 / n`` terms, so scaling it by
+    (width / target)^2 says far too few games. The half-width falls as the trials grow, so a
+    bracketed search on it finds the count."""
+    if not (0 <= rate <= 1 and half_width > 0):
+        return math.nan
+
+    def excess(trials: float) -> float:
+        low, high = wilson_interval(rate * trials, trials, confidence)
+        return (high - low) / 2 - half_width
+
+    upper = 1.0
+    while excess(upper) > 0:
+        if upper > 1e12:
+            return math.nan
+        upper *= 2
+    if upper == 1.0:
+        return 1.0
+    found = float(scipy.optimize.brentq(excess, upper / 2, upper, xtol=1e-6))
+    trials = math.ceil(found - 1e-6)
+    return float(trials if excess(trials) <= 0 else trials + 1)
+
+
 def games_for_precision(games: int, low: float, high: float, half_width: float) -> float:
     """Games an interval of ``low, high`` on ``games`` games needs to narrow to
     ``± half_width``: its width falls with the square root of the games."""
