@@ -294,3 +294,22 @@ def test_master_alchemists_are_named_by_what_they_do_and_governor_panels_share_o
     assert any("†" in t.get_text() for ax in governors.figure.axes
                for t in ax.get_yticklabels())
     assert "split as 3, 3, 2, 2 copies" in governors.caption
+
+
+def test_a_bot_that_wins_every_game_is_found_by_the_strategy_test(lopsided_sections):
+    """greedy wins all 48 games against random: the t statistic is 0/0, so the win shares are
+    judged by an exact binomial test, a finite p-value that survives Holm, and the caption
+    states the test it ran."""
+    from scipy.stats import binomtest
+
+    from zsim.reports.findings import significance_sentence
+
+    figure = figures_of(lopsided_sections)["strategy-win-rate"]
+    tests = {c.label: c for c in figure.comparisons}
+    assert set(tests) == {"greedy win rate, 2 players", "random win rate, 2 players"}
+    for comparison in tests.values():
+        assert comparison.pvalue == pytest.approx(binomtest(48, 48, 0.5).pvalue)
+        assert "binomial" in comparison.method and comparison.significant
+    assert "exact binomial test" in figure.caption
+    assert "No statistical test" not in significance_sentence(figure)
+    assert "Significant after Holm correction" in significance_sentence(figure)

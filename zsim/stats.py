@@ -169,6 +169,7 @@ class Test:
     pvalue: float
     effect: float
     effect_kind: str  # "d", "h" or "w", see EFFECT_BENCHMARKS
+    method: str = ""  # the test actually run, when a function chooses between tests
 
 
 def cohens_h(p1: float, p2: float) -> float:
@@ -254,21 +255,37 @@ def sign_test(wins: float, losses: float) -> Test:
                 cohens_h(wins / (wins + losses), 0.5), "h")
 
 
+EXCESS_T = "one-sample t-test of per-game win share against fair share"
+EXCESS_BINOMIAL = "exact binomial test of games won against the fair share"
+
+
 def excess_test(observed: ArrayLike, expected: ArrayLike) -> Test:
     """One-sample t-test that per-game observed values exceed their expected values on average.
 
     Used for a strategy's win share per game against its fair share (its seats over the player
     count): per-game sums are independent, where per-player rows of one game are not. The
     effect is Cohen's h between the observed and the expected mean rate.
+
+    When the excess does not vary (a bot that wins every game, or none) the t statistic is
+    0/0, yet that is the most extreme finding there is. If every game was won outright or lost
+    (shares 0 or 1) against one fair share, each game is a Bernoulli trial and an exact
+    binomial test judges the wins; otherwise there is nothing to test (NaN, ``method`` says
+    so).
     """
     obs, exp = np.asarray(observed, dtype=float), np.asarray(expected, dtype=float)
     excess = obs - exp
-    if excess.size < 2 or np.ptp(excess) == 0:
-        return Test(float("nan"), float("nan"), float("nan"), "h")
-    result = scipy.stats.ttest_1samp(excess, 0.0)
-    return Test(float(result.statistic), float(result.pvalue),
-                cohens_h(float(np.clip(obs.mean(), 0, 1)), float(np.clip(exp.mean(), 0, 1))),
-                "h")
+    if excess.size < 2:
+        return Test(float("nan"), float("nan"), float("nan"), "h", "not testable: too few games")
+    effect = cohens_h(float(np.clip(obs.mean(), 0, 1)), float(np.clip(exp.mean(), 0, 1)))
+    if np.ptp(excess) > 0:
+        result = scipy.stats.ttest_1samp(excess, 0.0)
+        return Test(float(result.statistic), float(result.pvalue), effect, "h", EXCESS_T)
+    if np.isin(obs, (0, 1)).all() and np.ptp(exp) == 0 and 0 < exp[0] < 1:
+        result = scipy.stats.binomtest(int(obs.sum()), obs.size, float(exp[0]))
+        return Test(float(result.statistic), float(result.pvalue), effect, "h",
+                    EXCESS_BINOMIAL)
+    return Test(float("nan"), float("nan"), effect, "h",
+                "not testable: the win share never varied against the fair share")
 
 
 @dataclass(frozen=True)
