@@ -19,6 +19,7 @@ import pandas as pd
 
 from zsim.reports.assumed import MARK, reasons
 from zsim.reports.common import MIN_GAMES, percent, win_rates
+from zsim.reports.findings import detectable_by_unit
 from zsim.reports.loader import RunData
 from zsim.reports.model import (
     ASSOCIATION,
@@ -184,10 +185,10 @@ def _unresolved(data: RunData, sections: list[Section]) -> Points:
              if not any(t.significant for t in tests)]
     quiet.sort(key=lambda item: -len(item[1]))
     for (title, family), tests in quiet[:6]:
-        sizes = [t.detectable for t in tests if not math.isnan(t.detectable)]
-        unit = next((t.unit for t in tests if t.unit), "")
-        size = (f"; differences under ±{np.median(sizes):.2g} {unit} (median over its tests) "
-                "could not be seen at 80% power" if sizes else "")
+        by_unit = [f"±{np.median(sizes):.2g} {unit} (median of {len(sizes)} tests)".replace(
+            "  ", " ") for unit, sizes in detectable_by_unit(tests).items()]
+        size = (f"; differences under {' and '.join(by_unit)} could not be seen at 80% power"
+                if by_unit else "")
         items.append(Point(f"{title}, “{family}”: none of {len(tests)} test(s) significant"
                            f"{size}.", tests[0].figure))
     table = strategy_table(data)

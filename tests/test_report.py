@@ -519,3 +519,29 @@ def test_the_games_that_pin_win_rates_to_two_points_come_from_the_binomial_varia
     by_scan = max(wilson_trials_by_scan(rate) * games / seats
                   for rate, seats in zip(table["win_rate"], table["player_games"], strict=True))
     assert games_for_win_rates(table, games) == math.ceil(by_scan)
+
+
+def test_what_the_games_could_not_resolve_gives_detectable_sizes_per_unit(one_game_run):
+    """A family testing win rates (points) and mean scores (VP) gives a size in each unit, not
+    one median of both read in the first test's unit."""
+    from matplotlib.figure import Figure as MplFigure
+
+    from zsim.reports import summary
+    from zsim.reports.findings import correct, significance_sentence
+    from zsim.reports.model import Comparison, Figure, Section
+
+    def test(unit: str, detectable: float) -> Comparison:
+        return Comparison(label=f"{unit} {detectable}", claim="", method="", pvalue=0.5,
+                          effect=0.1, effect_kind="d", games=100, unit=unit,
+                          detectable=detectable)
+
+    tests = [test("points per copy", d) for d in (2.0, 3.0, 4.0)] + [
+        test("VP per copy", d) for d in (9.0, 10.0, 11.0, 30.0)]
+    figure = Figure("mausoleum-layout", "Mausoleum layout", "", 100, MplFigure(), tests)
+    components = Section("components", "Other components", "", [figure])
+    correct(components.comparisons)
+    assert ("±2 to ±4 points per copy and ±9 to ±30 VP per copy at 80% power"
+            in significance_sentence(figure))
+    said = summary._unresolved(load_runs([one_game_run]), [components]).items[0].text
+    assert ("none of 7 test(s) significant; differences under ±3 points per copy (median of 3 "
+            "tests) and ±10 VP per copy (median of 4 tests) could not be seen") in said
