@@ -97,7 +97,8 @@ def rare_walls(data: RunData) -> list[Point]:
                   f"(median tile {median:.2f})"
                   + (f", at {vp[tile]:.1f} VP each" if tile in vp else "") + ".",
                   "fig-wall-built")
-            for tile, rate in per_game.sort_values().items() if rate < RARE * median]
+            for tile, rate in per_game.sort_values().items()
+            if rate < RARE * median and sections[tile] >= MIN_GAMES]
 
 
 def rare_rewards(data: RunData) -> list[Point]:
@@ -107,6 +108,7 @@ def rare_rewards(data: RunData) -> list[Point]:
     boards = data.finished.set_index("game_key")["unification_board"]
     taken = data.rewards.assign(board=data.rewards["game_key"].map(boards))
     games_on = boards.value_counts()
+    games_on = games_on[games_on >= MIN_GAMES]  # fewer: too few games to call it rare
     share = taken.groupby(["board", "reward"])["game_key"].nunique() / \
         taken.groupby(["board", "reward"])["board"].first().map(games_on)
     return [Point(f"Reward {reward} on {board}: taken in {percent(rate)} of its games.",
@@ -206,16 +208,38 @@ def _unresolved(data: RunData, sections: list[Section]) -> Points:
                   "Every family of tests found something.")
 
 
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" + ("" if count == 1 else "s")
+
+
+def _intro(games: int, listed: list[Finding]) -> str:
+    """How many games and findings, and what the page names of them."""
+    total = sum(len(f.also) + 1 for f in listed)
+    found = (f"{_plural(len(listed), 'finding')} ({_plural(total, 'significant test')}) after "
+             "correction. " + (f"The {FIRST_SCREEN} most important are" if len(listed) >
+                               FIRST_SCREEN else "The most important are") +
+             " named here, causal ones first, each linked to its figure"
+             if listed else "no finding survives correction")
+    return (f"{_plural(games, 'finished game')}; {found}; {MARK} marks a component the "
+            "rulebook does not print (assumed), with the reason.")
+
+
+def _dead(data: RunData) -> Points:
+    """Components hardly ever used, once there are games enough to say so."""
+    title = "Dead or near-dead components"
+    games = len(data.finished)
+    if games < MIN_GAMES:
+        return Points(title, [], f"Too few games ({games}; at least {MIN_GAMES} needed) to "
+                                 "call any component dead or near-dead.")
+    return Points(title, rare_walls(data) + rare_rewards(data) + zero_categories(data),
+                  "Every component is used in a fair share of games.")
+
+
 def section(data: RunData, sections: list[Section], listing: Section) -> Section:
     """The summary of the report whose analysis ``sections`` and findings ``listing`` are
     built."""
     listed = next((b.items for b in listing.blocks if isinstance(b, FindingList)), [])
-    total = sum(len(f.also) + 1 for f in listed)
-    result = Section("summary", "Summary", (
-        f"{len(data.finished)} finished games; {len(listed)} findings ({total} significant "
-        f"tests) after correction. The {FIRST_SCREEN} most important are named here, causal "
-        f"ones first, each linked to its figure; {MARK} marks a component the rulebook does "
-        "not print (assumed), with the reason."))
+    result = Section("summary", "Summary", _intro(len(data.finished), listed))
     table = strategy_table(data)
     result.blocks.append(Table(
         "summary-strategies", "Strategies: win rates with 95% intervals", table,
@@ -224,9 +248,7 @@ def section(data: RunData, sections: list[Section], listing: Section) -> Section
     parts = first_screen(listed)
     result.blocks += [Points(title, [_sentence(f) for f in chosen],
                              "None significant after correction.") for title, chosen in parts]
-    result.blocks.append(Points("Dead or near-dead components",
-                                rare_walls(data) + rare_rewards(data) + zero_categories(data),
-                                "Every component is used in a fair share of games."))
+    result.blocks.append(_dead(data))
     result.blocks.append(_assumed(data, sections, listed,
                                   [f for _, chosen in parts for f in chosen]))
     result.blocks.append(_unresolved(data, sections))

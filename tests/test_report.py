@@ -545,3 +545,15 @@ def test_what_the_games_could_not_resolve_gives_detectable_sizes_per_unit(one_ga
     said = summary._unresolved(load_runs([one_game_run]), [components]).items[0].text
     assert ("none of 7 test(s) significant; differences under ±3 points per copy (median of 3 "
             "tests) and ±10 VP per copy (median of 4 tests) could not be seen") in said
+
+
+def test_one_game_calls_no_component_dead_and_says_it_found_nothing(one_game_run):
+    """One game cannot show a Wall tile to be near-dead, and a summary of no findings names
+    none of "the 15 most important"."""
+    said = summary_of(one_game_run)
+    assert said.count("1 finished game;") == 1 and "1 finished games" not in said
+    assert "no finding survives correction" in said and "most important" not in said
+    dead = said[said.index("Dead or near-dead components:"):]
+    dead = dead[:dead.index("\n\n")]
+    assert "Wall tile" not in dead and "no player scored" not in dead
+    assert "Too few games (1; at least 30 needed)" in dead
