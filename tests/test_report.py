@@ -557,3 +557,35 @@ def test_one_game_calls_no_component_dead_and_says_it_found_nothing(one_game_run
     dead = dead[:dead.index("\n\n")]
     assert "Wall tile" not in dead and "no player scored" not in dead
     assert "Too few games (1; at least 30 needed)" in dead
+
+
+def test_a_reward_with_too_few_takers_is_neither_drawn_nor_estimated(run_dir, tmp_path):
+    """Below 30 takers the report tests nothing, so the figure and the table give no interval
+    either: the row says "too few games" and the caption names it."""
+    from zsim.reports import boards
+
+    run = tmp_path / "rare"
+    shutil.copytree(run_dir, run, ignore=shutil.ignore_patterns("report"))
+    rewards = pd.read_parquet(run / "rewards.parquet")
+    key = ["round", "aspect"]
+    rare = rewards.groupby(key).size().idxmax()  # keep 12 of its takers
+    picked = rewards.set_index(key).index == rare
+    rewards = rewards[~picked | (picked.cumsum() <= 12)]
+    rewards.to_parquet(run / "rewards.parquet")
+    built = boards.section(load_runs([run]))
+    effects = next(t for t in built.tables if t.slug == "reward-effects").data
+    few = effects[effects["status"] != ""]
+    assert len(few) >= 1 and (few[["round", "aspect"]].apply(tuple, axis=1) == rare).all()
+    numbers = [f"{prefix}{n}" for prefix in ("win_points_", "vp_")
+               for n in ("estimate", "low", "high", "p")]
+    assert few[numbers].isna().all().all()
+    assert few["status"].str.startswith("too few games (").all()
+    assert few["win_points_exposed"].sum() == 12  # the takers kept, over the boards
+    assert effects.loc[effects["status"] == "", "win_points_estimate"].notna().all()
+    for _, row in few.iterrows():
+        figure = next(f for f in built.figures if f.slug == f"board-rewards-{row['board']}")
+        label = f"R{row['round']} {row['aspect']}: {row['reward']}"
+        assert f"too few games to estimate and are not drawn: {label}." in figure.caption
+        drawn = [t.get_text() for t in figure.figure.axes[0].get_yticklabels()]
+        assert label not in drawn and drawn
+        assert not any(label in c.label for c in figure.comparisons)
