@@ -23,7 +23,7 @@ from matplotlib.transforms import Bbox
 from zsim.reports import strategies
 from zsim.reports.build import build_sections, write_sections
 from zsim.reports.common import STYLE
-from zsim.reports.components import MAX_ROWS, MIN_DRAWN
+from zsim.reports.components import FAMILIES, MAX_ROWS, MIN_DRAWN
 from zsim.reports.loader import load_runs
 from zsim.reports.model import Figure, Section
 from zsim.runner import Experiment
@@ -313,3 +313,25 @@ def test_a_bot_that_wins_every_game_is_found_by_the_strategy_test(lopsided_secti
     assert "exact binomial test" in figure.caption
     assert "No statistical test" not in significance_sentence(figure)
     assert "Significant after Holm correction" in significance_sentence(figure)
+
+
+def test_a_win_rate_that_never_varies_gives_no_estimate_rather_than_a_certain_zero(
+        lopsided_sections):
+    """greedy wins every game: no component can be linked to its win rate. The table leaves
+    the effect blank (not 0 within 0 to 0), no figure draws it, and a note says why."""
+    sections = {s.slug: s for s in lopsided_sections}
+    components = sections["components"]
+    layout = next(t for t in components.tables if t.slug == "mausoleum-layout").data
+    for strategy in ("greedy", "random"):
+        numbers = [f"{strategy} win rate: {n}" for n in ("estimate", "low", "high", "p")]
+        assert layout[numbers].isna().all().all()
+    assert layout["game's mean VP: estimate"].notna().any()
+    laid_out = [f for f in components.figures if f.slug in {slug for slug, *_ in FAMILIES}]
+    assert laid_out
+    drawn = [label.get_text() for f in laid_out for ax in f.figure.axes
+             for label in ax.get_yticklabels()] + [ax.get_title() for f in laid_out
+                                                   for ax in f.figure.axes]
+    assert not [text for text in drawn if "win rate" in text]
+    notes = [b.text for b in components.blocks if hasattr(b, "warning")]
+    assert any("Mausoleum layout: greedy win rate, random win rate not estimable" in n
+               for n in notes)

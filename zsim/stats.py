@@ -333,6 +333,10 @@ def adjusted_difference(outcome: ArrayLike, exposure: ArrayLike,
     centred = frame - frame.groupby(pd.factorize(levels)[0]).transform("mean")
     if y.size < 3 or not centred["x"].abs().gt(1e-12).any():
         return nothing  # the exposure does not vary inside any stratum
+    if not centred["y"].abs().gt(1e-12).any():
+        # The outcome does not vary inside any stratum (a bot that wins every game): the
+        # difference is not estimable, where the fit would give 0 within a 0-wide interval.
+        return nothing
     model = OLS(centred["y"].to_numpy(), centred[["x"]].to_numpy(), hasconst=False)
     if clusters is None:
         fit = model.fit(cov_type="HC1")
