@@ -236,3 +236,16 @@ def test_the_experience_doc_has_each_heading_once():
     headings = re.findall(r"^#+ (.+)$", doc.read_text(encoding="utf-8"), flags=re.MULTILINE)
     assert len(headings) == len(set(headings)), sorted(h for h in headings
                                                        if headings.count(h) > 1)
+
+
+def test_the_docs_name_the_metrics_the_per_count_table_leaves_to_the_per_game_one():
+    """docs/reports.md says which metrics experience-metrics.csv holds: every one but those it
+    names, which the table of every game holds."""
+    from pathlib import Path
+
+    doc = (Path(__file__).parent.parent / "docs" / "reports.md").read_text(encoding="utf-8")
+    said = re.search(r"median per player count \(every metric but (.*?), which are in the "
+                     r"table of every game's metrics\)", doc.replace("\n", " "))
+    assert said is not None
+    assert set(re.findall(r"`(\w+)`", said.group(1))) == set(METRICS) - set(SHOWN)
+    assert set(SHOWN) <= set(METRICS)
