@@ -55,6 +55,7 @@ def _win_rate_figure(players: pd.DataFrame, table: pd.DataFrame,
     for ax, n in zip(axes[0], counts, strict=True):
         rate_bars(ax, cast(pd.DataFrame, table.loc[n]).reindex(strategies), fair=1 / n)
         ax.set_title(player_count_label(n))
+        ax.set_xlabel("strategy")
         rows = players[players["n_players"] == n]
         if len(strategies) > 1:
             comparisons += _fair_share_tests(rows, n)

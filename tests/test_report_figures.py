@@ -335,3 +335,24 @@ def test_a_win_rate_that_never_varies_gives_no_estimate_rather_than_a_certain_ze
     notes = [b.text for b in components.blocks if hasattr(b, "warning")]
     assert any("Mausoleum layout: greedy win rate, random win rate not estimable" in n
                for n in notes)
+
+
+def test_a_rate_of_100_percent_keeps_its_cap_and_the_axes_are_labelled(lopsided_sections):
+    """greedy's interval reaches 100%: the axis leaves room above it for the cap; the x axis
+    says what its bars are, and every panel of cards-by-suit names its y axis."""
+    figures = figures_of(lopsided_sections)
+    ax = figures["strategy-win-rate"].figure.axes[0]
+    assert ax.get_ylim()[1] > 1 and ax.get_xlabel() == "strategy"
+    assert all(label.get_text() in ("", "0%", "20%", "40%", "60%", "80%", "100%")
+               for label in ax.get_yticklabels())
+    assert all(a.get_ylabel() for a in figures["cards-by-suit"].figure.axes)
+
+
+def test_the_fan_has_headroom_over_100_percent_and_its_legend_off_the_bands(lopsided, tmp_path):
+    run = _run(tmp_path / "fan", games=60, players=[2], strategies=["greedy", "random"],
+               seed=1, trajectories="vp")
+    figure = figures_of(sections_of(run))["experience-fan"]
+    top = figure.figure.axes[0]
+    assert top.get_ylim()[1] > 1 and top.get_ylim()[0] < 0
+    assert top.get_legend() is None and figure.figure.legends  # above the panels
+    assert not legend_clashes(figure)
