@@ -119,10 +119,11 @@ def verdict(table: pd.DataFrame, largest: int = 3, changed: Sequence[str] = ()) 
     win = table[table["metric"] == "win_share"]
     seen = _detectable(win)
     moved_win = win[win["significant"]]
+    said = ("; " + seen if seen.startswith("too few") else f" ({seen})") if seen else ""
     if moved_win.empty:
-        parts = [f"Win rates: no significant change{' (' + seen + ')' if seen else ''}."]
+        parts = [f"Win rates: no significant change{said}."]
     else:
-        parts = [f"Win rates: {_listed(moved_win, largest)}{' (' + seen + ')' if seen else ''}."]
+        parts = [f"Win rates: {_listed(moved_win, largest)}{said}."]
     defined = by_definition(changed)
     scores = table[(table["metric"] != "win_share") & table["significant"]]
     expected = scores[scores["metric"].isin(defined)]
