@@ -167,12 +167,12 @@ def games_for_win_rates(table: pd.DataFrame, games: int,
     variance of its rate (the observed one, or the fair share when the rate rests on fewer than
     ``MIN_GAMES`` player-games), as the report's intervals are Wilson intervals; a strategy
     that sits in a share of the run's games needs that many more games."""
-    needed = []
-    for row in table.itertuples():
-        enough = row.player_games >= MIN_GAMES
-        trials = trials_for_wilson(row.win_rate if enough else row.fair_share,
-                                   half_width / 100)
-        needed.append(trials * games / row.player_games)
+    needed: list[float] = []
+    for seats, rate, fair in zip(table["player_games"].astype(float),
+                                 table["win_rate"].astype(float),
+                                 table["fair_share"].astype(float), strict=True):
+        trials = trials_for_wilson(rate if seats >= MIN_GAMES else fair, half_width / 100)
+        needed.append(trials * games / seats)
     return float(math.ceil(round(max(needed), 9))) if needed and games > 0 else math.nan
 
 

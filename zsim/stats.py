@@ -281,9 +281,8 @@ def excess_test(observed: ArrayLike, expected: ArrayLike) -> Test:
         result = scipy.stats.ttest_1samp(excess, 0.0)
         return Test(float(result.statistic), float(result.pvalue), effect, "h", EXCESS_T)
     if np.isin(obs, (0, 1)).all() and np.ptp(exp) == 0 and 0 < exp[0] < 1:
-        result = scipy.stats.binomtest(int(obs.sum()), obs.size, float(exp[0]))
-        return Test(float(result.statistic), float(result.pvalue), effect, "h",
-                    EXCESS_BINOMIAL)
+        exact = scipy.stats.binomtest(int(obs.sum()), obs.size, float(exp[0]))
+        return Test(float(exact.statistic), float(exact.pvalue), effect, "h", EXCESS_BINOMIAL)
     return Test(float("nan"), float("nan"), effect, "h",
                 "not testable: the win share never varied against the fair share")
 
