@@ -70,7 +70,8 @@ def relative_phrase(relative: float, basis: str) -> str:
         return ""
     if basis == "fair":
         return f"{abs(relative):.0%} {'more' if relative >= 0 else 'fewer'} wins than fair"
-    return f"{relative:+.0%} of the {basis}"
+    shown = f"{relative:+.0%}"
+    return f"{'0%' if shown in ('+0%', '-0%') else shown} of the {basis}"  # no sign on a zero
 
 
 def finding_detail(comparison: Comparison) -> str:

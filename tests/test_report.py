@@ -182,6 +182,10 @@ def test_a_signed_number_that_rounds_to_zero_is_shown_as_a_plain_zero() -> None:
     html = table_html(Table("seats", "Seats", frame, formats={"vs_fair": "{:+.0%}"}))
     cells = re.findall(r"<td>([^<]*)</td>", html)[1::2]
     assert cells == ["0%", "0%", "+5%", "-5%"]
+    from zsim.reports.findings import relative_phrase
+
+    assert relative_phrase(-0.004, "mean score") == "0% of the mean score"
+    assert relative_phrase(-0.04, "mean score") == "-4% of the mean score"
 
 
 def test_seven_series_on_three_axes_share_one_legend_and_lay_out() -> None:
