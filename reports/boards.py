@@ -120,12 +120,18 @@ def _reward_effects(data: RunData, board: str,
         return Note(f"{board}: every reward was taken by too few players (fewer than "
                     f"{MIN_GAMES}) to estimate what it goes with.", warning=True), effects
     shown = [labels[i] for i in drawn]
-    fig, axes = new_figure(1, 2, height=forest_height(len(shown)))
-    forest(axes[0][0], shown, pd.DataFrame(win_rows).iloc[drawn], "win rate",
-           "difference (percentage points)")
-    forest(axes[0][1], shown, pd.DataFrame(vp_rows).iloc[drawn], "final score",
-           "difference (VP)")
-    axes[0][1].set_yticklabels([])
+    wins = pd.DataFrame(win_rows).iloc[drawn]
+    panels = [(wins, "win rate", "difference (percentage points)"),
+              (pd.DataFrame(vp_rows).iloc[drawn], "final score", "difference (VP)")]
+    if wins["estimate"].isna().all():  # the win rate never varied: nothing to draw
+        panels = panels[1:]
+        left_out += (" Win rates did not vary within any strategy and lineup (a bot that won "
+                     "every game, or none), so no reward's effect on them is estimable.")
+    fig, axes = new_figure(1, len(panels), height=forest_height(len(shown)))
+    for i, (rows, name, xlabel) in enumerate(panels):
+        forest(axes[0][i], shown, rows, name, xlabel)
+        if i:
+            axes[0][i].set_yticklabels([])
     return Figure(f"board-rewards-{board}", f"What taking each reward goes with: {board}",
                   f"For each reward of {board} (round, aspect, reward id), the difference in "
                   "win rate and final score between the player who took it and other players "
