@@ -100,23 +100,57 @@ def _reward_effects(data: RunData, board: str,
         win_rows.append(win)
         vp_rows.append(vp)
         comparisons += [c for c in (win_test, vp_test) if c]
+    status = [_too_few_takers(win) for win in win_rows]
+    for win, vp, why in zip(win_rows, vp_rows, status, strict=True):
+        if why:  # no estimate where there is no test: an interval would mislead
+            for numbers in (win, vp):
+                numbers.update(dict.fromkeys(ESTIMATES, float("nan")))
     effects = pd.concat([cells.reset_index().assign(board=board),
                          pd.DataFrame(win_rows).add_prefix("win_points_"),
                          pd.DataFrame(vp_rows).drop(columns=["exposed", "others"],
                                                     errors="ignore").add_prefix("vp_")], axis=1)
+    effects["status"] = status
     if not labels:
         return Note(f"{board}: no reward was ever taken."), effects
-    fig, axes = new_figure(1, 2, height=forest_height(len(labels)))
-    forest(axes[0][0], labels, pd.DataFrame(win_rows), "win rate",
-           "difference (percentage points)")
-    forest(axes[0][1], labels, pd.DataFrame(vp_rows), "final score", "difference (VP)")
-    axes[0][1].set_yticklabels([])
+    drawn = [i for i, why in enumerate(status) if not why]
+    few = [labels[i] for i, why in enumerate(status) if why]
+    left_out = (f" Rewards with fewer than {MIN_GAMES} takers (or others) are too few games "
+                f"to estimate and are not drawn: {'; '.join(few)}." if few else "")
+    if not drawn:
+        return Note(f"{board}: every reward was taken by too few players (fewer than "
+                    f"{MIN_GAMES}) to estimate what it goes with.", warning=True), effects
+    shown = [labels[i] for i in drawn]
+    wins = pd.DataFrame(win_rows).iloc[drawn]
+    panels = [(wins, "win rate", "difference (percentage points)"),
+              (pd.DataFrame(vp_rows).iloc[drawn], "final score", "difference (VP)")]
+    if wins["estimate"].isna().all():  # the win rate never varied: nothing to draw
+        panels = panels[1:]
+        left_out += (" Win rates did not vary within any strategy and lineup (a bot that won "
+                     "every game, or none), so no reward's effect on them is estimable.")
+    fig, axes = new_figure(1, len(panels), height=forest_height(len(shown)))
+    for i, (rows, name, xlabel) in enumerate(panels):
+        forest(axes[0][i], shown, rows, name, xlabel)
+        if i:
+            axes[0][i].set_yticklabels([])
     return Figure(f"board-rewards-{board}", f"What taking each reward goes with: {board}",
                   f"For each reward of {board} (round, aspect, reward id), the difference in "
                   "win rate and final score between the player who took it and other players "
                   "of the same strategy and lineup in games on this board, with 95% intervals "
-                  "clustered by game. Association, not cause.", len(games), fig,
+                  f"clustered by game. Association, not cause.{left_out}", len(games), fig,
                   comparisons), effects
+
+
+#: The numbers of an effect's row (``zsim.reports.common.association``).
+ESTIMATES = ("estimate", "low", "high", "p", "relative")
+
+
+def _too_few_takers(row: dict[str, float]) -> str:
+    """Why a reward's effect is not estimated (empty when it is): fewer than ``MIN_GAMES``
+    players took it (or did not), the floor below which the report tests nothing."""
+    if min(row["exposed"], row["others"]) >= MIN_GAMES:
+        return ""
+    return (f"too few games ({row['exposed']:.0f} takers, {row['others']:.0f} others; at least "
+            f"{MIN_GAMES} on each side needed)")
 
 
 def _scores(data: RunData, boards: list[str]) -> Figure | Note:

@@ -39,13 +39,16 @@ def _suits_figure(players: pd.DataFrame, suits: list[str]) -> Figure:
     bars_with_intervals(axes[0][0], mean_intervals(long, ["suit", "strategy"], "cards"),
                         suits, strategies, "mean", "low", "high")
     axes[0][0].set_title("cards tucked per player")
-    titles = {"n_abilities_activated": "abilities activated per player",
-              "vp_cards": "VP from cards per player"}
+    axes[0][0].set_ylabel("cards")
+    axes[0][0].set_xlabel("suit")
+    titles = {"n_abilities_activated": ("abilities activated per player", "activations"),
+              "vp_cards": ("VP from cards per player", "VP")}
     for ax, column in zip(axes[0][1:], extra, strict=True):
         means = mean_intervals(players.assign(all="all"), ["all", "strategy"], column)
         bars_with_intervals(ax, means, ["all"], strategies, "mean", "low", "high")
         ax.set_xticks([])
-        ax.set_title(titles[column])
+        ax.set_title(titles[column][0])
+        ax.set_ylabel(titles[column][1])
     comparisons = []
     for suit in suits:
         _, comparison = association(

@@ -221,8 +221,12 @@ def rate_bars(ax: Axes, table: pd.DataFrame, fair: float | None = None) -> None:
            ecolor="0.3")
     if fair is not None:
         ax.axhline(fair, color="0.3", linestyle="--", linewidth=1)
-    ax.set_ylim(0, min(1.0, max(0.05, float(np.nanmax(table["win_high"], initial=0)) * 1.15)))
-    ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    top = max(0.05, float(np.nanmax(table["win_high"], initial=0)) * 1.15)
+    # Headroom above 100%, so that the cap of an interval reaching 1 is not cut by the frame;
+    # no tick is labelled above 100%.
+    ax.set_ylim(0, min(1.08, top))
+    ax.yaxis.set_major_locator(MaxNLocator(6))
+    ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}" if v <= 1 + 1e-9 else "")
     ax.set_ylabel("win rate")
     ax.tick_params(axis="x", labelrotation=30 if max(map(len, labels), default=0) > 8 else 0)
 

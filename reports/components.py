@@ -220,6 +220,9 @@ def _family(data: RunData, slug: str, title: str, counts: pd.DataFrame) -> list:
                 effects.append((data.names.get(element, element), name, row, comparison))
     if not labels:
         return [_skipped_note(title, skipped)] if skipped else []
+    constant = [name for name, rows in panels.items()
+                if all(math.isnan(row["estimate"]) for row in rows)]
+    drawn = {name: rows for name, rows in panels.items() if name not in constant}
     comparisons = [comparison for *_, comparison in effects if comparison]
     games = int(per_game.index.nunique())
     caption = (f"Effect of each element of the {title.lower()} being in play (per copy): on "
@@ -229,9 +232,15 @@ def _family(data: RunData, slug: str, title: str, counts: pd.DataFrame) -> list:
     if len(labels) > MAX_ROWS:
         blocks: list = [_condensed(slug, title, caption, games, effects, len(labels))]
     else:
-        blocks = [Figure(slug, title, caption, games, _panels(panels, labels), comparisons)]
+        blocks = [Figure(slug, title, caption, games, _panels(drawn, labels), comparisons)]
     if skipped:
         blocks.append(_skipped_note(title, skipped))
+    if constant:
+        they = "it" if len(constant) == 1 else "they"
+        blocks.append(Note(f"{title}: {', '.join(constant)} not estimable: {they} did not "
+                           "vary within any lineup (a strategy that won every game, or none), "
+                           f"so no element can be linked to {'it' if they == 'it' else 'them'}"
+                           "; not drawn, and blank in the table."))
     table = pd.concat({name: pd.DataFrame(rows, index=labels) for name, rows in panels.items()},
                       axis=1)
     table.columns = [f"{panel}: {stat}" for panel, stat in table.columns]
@@ -255,7 +264,8 @@ def _panels(panels: dict[str, list], labels: list[str]) -> MplFigure:
         axes[j // cols][j % cols].set_visible(False)
     # One label for all panels: repeated under each narrow panel, the labels ran into each other.
     fig.supxlabel("difference with it in play: percentage points of win rate (the game's mean "
-                  "VP panel: VP)", fontsize=10)
+                  "VP panel: VP)" if len(panels) > 1 else "difference with it in play (VP)",
+                  fontsize=10)
     return fig
 
 

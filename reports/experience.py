@@ -15,13 +15,22 @@ from collections.abc import Sequence
 import matplotlib
 import numpy as np
 import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.ticker import MaxNLocator
 
 from zsim.experience import data as experience_data
 from zsim.experience import metrics, unused
 from zsim.experience.data import Experience
-from zsim.reports.common import MIN_GAMES, STYLE, new_figure, player_count_label, too_few
+from zsim.reports.common import (
+    MIN_GAMES,
+    STYLE,
+    figure_legend,
+    new_figure,
+    player_count_label,
+    too_few,
+)
 from zsim.reports.loader import RunData
-from zsim.reports.model import Figure, Note, Section, Table
+from zsim.reports.model import Comparison, Figure, Note, Section, Table
 from zsim.stats import wilson_interval
 
 SLUG = "experience"
@@ -89,10 +98,9 @@ def _fan_figure(experience: Experience, counts: list[int]) -> Figure | None:
                         label="25–75%")
         ax.plot(x, bands[0.5], color="C0", label="median")
         ax.axhline(1 / n, color="0.3", linestyle="--", linewidth=1)
-        ax.set_ylim(0, 1)
+        _chance_axis(ax)
         ax.set_title(f"{player_count_label(n)}: the eventual winner's chance")
         ax.set_xlabel("share of the game played")
-        ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
         typical = _typical_game(experience, n)
         ax = axes[1][col]
         if typical is None:
@@ -105,14 +113,14 @@ def _fan_figure(experience: Experience, counts: list[int]) -> Figure | None:
         for seat, line in game.groupby("seat"):
             ax.plot(line["turn"], line["p_win"], marker=".", color=f"C{int(seat) + 1}",
                     label=f"seat {seat} ({line['strategy'].iloc[0]})")
-        ax.set_ylim(0, 1)
+        _chance_axis(ax)
         ax.set_title(f"a typical game ({typical[1]})", fontsize=9)
         ax.set_xlabel("turns played")
-        ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
-        ax.legend(fontsize=7, frameon=False, loc="upper left")
+        # beside the panel: inside, the seats' lines run through every corner
+        ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     axes[0][0].set_ylabel("estimated chance to win")
     axes[1][0].set_ylabel("estimated chance to win")
-    axes[0][0].legend(fontsize=7, frameon=False, loc="upper left")
+    figure_legend(fig, axes[0][0])  # above the panels, off the bands
     estimator = "; ".join(experience.estimators) or "the recorder's estimator"
     return Figure(
         "experience-fan", "The win-probability fan",
@@ -122,6 +130,14 @@ def _fan_figure(experience: Experience, counts: list[int]) -> Figure | None:
         "Bottom: every seat's estimated chance in the game closest to the run's medians of "
         f"lead changes, drama and deciding round. Estimates: {estimator}.",
         int(experience.games["game"].size), fig)
+
+
+def _chance_axis(ax: Axes) -> None:
+    """A win-probability axis from 0 to 100% with headroom, so that a line at 100% (a game's
+    end, when the winner is known) is not drawn on the frame."""
+    ax.set_ylim(-0.03, 1.06)
+    ax.set_yticks([0, 0.25, 0.5, 0.75, 1])
+    ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
 
 
 def _decided_figure(experience: Experience, counts: list[int]) -> Figure:
@@ -291,6 +307,7 @@ def _paired_figure(table: pd.DataFrame, slug: str, title: str) -> Figure:
         forest(ax, [f"{n}p" if n != metrics.ALL else n for n in rows["n_players"]],
                rows.assign(estimate=rows["difference"] * scale, low=rows["low"] * scale,
                            high=rows["high"] * scale), metric.replace("_", " "), unit)
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=3))  # a quarter of the width: 3 numbers
         for y, significant in zip(range(len(rows))[::-1], rows["significant"], strict=True):
             if significant:
                 ax.annotate("*", (1.0, y), xycoords=("axes fraction", "data"), fontsize=11)
@@ -302,7 +319,24 @@ def _paired_figure(table: pd.DataFrame, slug: str, title: str) -> Figure:
                   "with its 95% bootstrap interval, per player count; * marks a difference "
                   "that stays significant after Holm's correction over every experience metric "
                   "and player count of this comparison (Wilcoxon signed-rank test). Every "
-                  "metric is in the table below and in docs/experience.md.", games, fig)
+                  "metric is in the table below and in docs/experience.md.", games, fig,
+                  _paired_tests(table[table["metric"].isin(shown)],
+                                int(table["adjusted"].notna().sum())))
+
+
+def _paired_tests(table: pd.DataFrame, family_size: int) -> list[Comparison]:
+    """The tests behind the figure's stars, so that its caption states their verdict: one
+    family, every experience metric and player count of the comparison (the pooled rows
+    repeat the games and are not tested)."""
+    from zsim.experience.paired import sentence
+
+    return [Comparison(
+        label=f"{row['metric']} ({row['n_players']}p)", claim=sentence(row),
+        method="Wilcoxon signed-rank test on paired games", pvalue=row["pvalue"],
+        effect=row["effect"], effect_kind="d", games=int(row["games"]),
+        family="every experience metric and player count", adjusted=row["adjusted"],
+        family_size=family_size)
+        for _, row in table.iterrows() if row["n_players"] != metrics.ALL]
 
 
 def paired_blocks(table: pd.DataFrame | None, slug: str, title: str) -> list:

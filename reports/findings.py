@@ -70,7 +70,8 @@ def relative_phrase(relative: float, basis: str) -> str:
         return ""
     if basis == "fair":
         return f"{abs(relative):.0%} {'more' if relative >= 0 else 'fewer'} wins than fair"
-    return f"{relative:+.0%} of the {basis}"
+    shown = f"{relative:+.0%}"
+    return f"{'0%' if shown in ('+0%', '-0%') else shown} of the {basis}"  # no sign on a zero
 
 
 def finding_detail(comparison: Comparison) -> str:
@@ -93,10 +94,10 @@ def significance_sentence(figure: Figure) -> str:
     named = "; ".join(f"“{family}”, {_tests(size)}" for family, size in families)
     where = f"within its family ({named}, α = {ALPHA} each)"
     significant = sorted((c for c in tested if c.significant), key=lambda c: -c.strength)
-    sizes = [c.detectable for c in tested if not math.isnan(c.detectable)]
-    unit = next((c.unit for c in tested if c.unit), "")
-    seen = (f" These games detect a difference of ±{min(sizes):.2g} to ±{max(sizes):.2g} "
-            f"{unit} at 80% power; smaller ones could be hidden." if sizes else "")
+    ranges = [f"±{min(sizes):.2g} to ±{max(sizes):.2g} {unit}".rstrip()
+              for unit, sizes in detectable_by_unit(tested).items()]
+    seen = (f" These games detect a difference of {' and '.join(ranges)} at 80% power; "
+            "smaller ones could be hidden." if ranges else "")
     if not significant:
         subject = "Its tested difference is not" if len(tested) == 1 else \
             f"None of its {len(tested)} tested differences is"
@@ -105,6 +106,16 @@ def significance_sentence(figure: Figure) -> str:
     rest = len(tested) - len(significant)
     tail = f" The other {rest} tested difference(s) are not." if rest else ""
     return f"Significant after Holm correction {where}: {listed}.{tail}{seen}"
+
+
+def detectable_by_unit(comparisons: list[Comparison]) -> dict[str, list[float]]:
+    """The detectable sizes of ``comparisons`` by unit: a family may test win rates (points)
+    and scores (VP) together, and a size in points says nothing beside one in VP."""
+    found: dict[str, list[float]] = defaultdict(list)
+    for comparison in comparisons:
+        if not math.isnan(comparison.detectable):
+            found[comparison.unit].append(comparison.detectable)
+    return dict(found)
 
 
 def correct(comparisons: list[Comparison]) -> None:

@@ -114,7 +114,17 @@ a { color: #0b5cad; }
 
 def _formatter(spec: str) -> Callable[[object], str]:
     return lambda v: "–" if v is None or (isinstance(v, float) and math.isnan(v)) \
-        else spec.format(v)
+        else _unsigned_zero(spec.format(v), spec)
+
+
+def _unsigned_zero(text: str, spec: str) -> str:
+    """A value that rounds to zero is shown as a plain zero: "-0%" (a rate a hair under the
+    fair share) or "+0.0" reads as a direction the number does not have."""
+    try:
+        zero = spec.format(0.0)
+    except (ValueError, TypeError):
+        return text  # not a number format
+    return zero.lstrip("+") if text.lstrip("+-") == zero.lstrip("+-") else text
 
 
 def _number(value: float) -> str:

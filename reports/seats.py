@@ -87,7 +87,7 @@ def _comparison(model: SeatModel, term: str, rows: pd.DataFrame, labels: list[st
                f"{'more' if relative > 0 else 'fewer'} wins than fair"),
         method="Wald test of the term in a logistic model of the win share, game-clustered",
         pvalue=model.tests[term], effect=cohens_h(float(best["adjusted"]), fair),
-        effect_kind="h", games=model.games)
+        effect_kind="h", games=model.games, relative=relative, basis="fair")
 
 
 def _figure(model: SeatModel, seat_colours: dict) -> Figure | None:

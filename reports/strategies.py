@@ -55,14 +55,21 @@ def _win_rate_figure(players: pd.DataFrame, table: pd.DataFrame,
     for ax, n in zip(axes[0], counts, strict=True):
         rate_bars(ax, cast(pd.DataFrame, table.loc[n]).reindex(strategies), fair=1 / n)
         ax.set_title(player_count_label(n))
+        ax.set_xlabel("strategy")
         rows = players[players["n_players"] == n]
         if len(strategies) > 1:
             comparisons += _fair_share_tests(rows, n)
+    tested = (" Each strategy's win share per game is tested against its fair share (its "
+              "seats / player count): one-sample t-test over games, or, when the win share "
+              "never varies (a bot that wins every game, or none), an exact binomial test of "
+              "the games won." if comparisons else
+              " Not tested: " + ("one strategy in every seat." if len(strategies) < 2 else
+                                 f"fewer than {MIN_GAMES} games per strategy in which it did "
+                                 "not hold every seat."))
     return Figure("strategy-win-rate", "Win rate by strategy and player count",
                   "Win rate of each strategy per player count with 95% Wilson intervals; the "
-                  "dashed line is the fair share. Each strategy's win share per game is "
-                  "tested against its fair share (its seats / player count), one-sample t-test "
-                  "over games.", int(players["game_key"].nunique()), fig, comparisons)
+                  f"dashed line is the fair share.{tested}", int(players["game_key"].nunique()),
+                  fig, comparisons)
 
 
 def _fair_share_tests(rows: pd.DataFrame, n: int) -> list[Comparison]:
@@ -81,8 +88,7 @@ def _fair_share_tests(rows: pd.DataFrame, n: int) -> list[Comparison]:
             label=f"{strategy} win rate, {n} players",
             claim=f"{strategy} wins {percent(rate)} of its {n}-player seats against a fair "
                   f"share of {percent(1 / n)} ({relative_phrase(relative, 'fair')})",
-            method="one-sample t-test of per-game win share against fair share",
-            pvalue=test.pvalue, effect=test.effect, effect_kind=test.effect_kind,
+            method=test.method, pvalue=test.pvalue, effect=test.effect, effect_kind=test.effect_kind,
             games=len(games), relative=relative, basis="fair"))
     return found
 

@@ -18,7 +18,8 @@ import numpy as np
 import pandas as pd
 
 from zsim.reports.assumed import MARK, reasons
-from zsim.reports.common import percent, win_rates
+from zsim.reports.common import MIN_GAMES, percent, win_rates
+from zsim.reports.findings import detectable_by_unit
 from zsim.reports.loader import RunData
 from zsim.reports.model import (
     ASSOCIATION,
@@ -32,7 +33,7 @@ from zsim.reports.model import (
     Section,
     Table,
 )
-from zsim.stats import games_for_precision
+from zsim.stats import trials_for_wilson
 
 FIRST_SCREEN = 15  # findings named on the summary
 #: How many findings of each kind the summary names, causal ones first.
@@ -96,7 +97,8 @@ def rare_walls(data: RunData) -> list[Point]:
                   f"(median tile {median:.2f})"
                   + (f", at {vp[tile]:.1f} VP each" if tile in vp else "") + ".",
                   "fig-wall-built")
-            for tile, rate in per_game.sort_values().items() if rate < RARE * median]
+            for tile, rate in per_game.sort_values().items()
+            if rate < RARE * median and sections[tile] >= MIN_GAMES]
 
 
 def rare_rewards(data: RunData) -> list[Point]:
@@ -106,6 +108,7 @@ def rare_rewards(data: RunData) -> list[Point]:
     boards = data.finished.set_index("game_key")["unification_board"]
     taken = data.rewards.assign(board=data.rewards["game_key"].map(boards))
     games_on = boards.value_counts()
+    games_on = games_on[games_on >= MIN_GAMES]  # fewer: too few games to call it rare
     share = taken.groupby(["board", "reward"])["game_key"].nunique() / \
         taken.groupby(["board", "reward"])["board"].first().map(games_on)
     return [Point(f"Reward {reward} on {board}: taken in {percent(rate)} of its games.",
@@ -155,6 +158,24 @@ def _shown(path: Path) -> str:
     return relative if not relative.startswith("..") else str(path)
 
 
+def games_for_win_rates(table: pd.DataFrame, games: int,
+                        half_width: float = PRECISION_POINTS) -> float:
+    """Games of the run's design that pin every win rate of ``table`` (``strategy_table``) to
+    ``± half_width`` points.
+
+    Each rate needs the player-games whose Wilson interval is that narrow at the binomial
+    variance of its rate (the observed one, or the fair share when the rate rests on fewer than
+    ``MIN_GAMES`` player-games), as the report's intervals are Wilson intervals; a strategy
+    that sits in a share of the run's games needs that many more games."""
+    needed: list[float] = []
+    for seats, rate, fair in zip(table["player_games"].astype(float),
+                                 table["win_rate"].astype(float),
+                                 table["fair_share"].astype(float), strict=True):
+        trials = trials_for_wilson(rate if seats >= MIN_GAMES else fair, half_width / 100)
+        needed.append(trials * games / seats)
+    return float(math.ceil(round(max(needed), 9))) if needed and games > 0 else math.nan
+
+
 def _unresolved(data: RunData, sections: list[Section]) -> Points:
     items = []
     families: dict[tuple[str, str], list] = defaultdict(list)
@@ -166,39 +187,59 @@ def _unresolved(data: RunData, sections: list[Section]) -> Points:
              if not any(t.significant for t in tests)]
     quiet.sort(key=lambda item: -len(item[1]))
     for (title, family), tests in quiet[:6]:
-        sizes = [t.detectable for t in tests if not math.isnan(t.detectable)]
-        unit = next((t.unit for t in tests if t.unit), "")
-        size = (f"; differences under ±{np.median(sizes):.2g} {unit} (median over its tests) "
-                "could not be seen at 80% power" if sizes else "")
+        by_unit = [f"±{np.median(sizes):.2g} {unit} (median of {len(sizes)} tests)".replace(
+            "  ", " ") for unit, sizes in detectable_by_unit(tests).items()]
+        size = (f"; differences under {' and '.join(by_unit)} could not be seen at 80% power"
+                if by_unit else "")
         items.append(Point(f"{title}, “{family}”: none of {len(tests)} test(s) significant"
                            f"{size}.", tests[0].figure))
     table = strategy_table(data)
     if len(table):
         widest = table.iloc[(table["win_high"] - table["win_low"]).argmax()]
         half = (widest["win_high"] - widest["win_low"]) / 2 * 100
-        needed = games_for_precision(int(data.finished["game_key"].nunique()),
-                                     widest["win_low"] * 100, widest["win_high"] * 100,
-                                     PRECISION_POINTS)
+        needed = games_for_win_rates(table, int(data.finished["game_key"].nunique()))
         if half > PRECISION_POINTS:
             items.append(Point(
                 f"Win rates are known to ±{half:.1f} points at worst ({widest['strategy']}, "
-                f"{widest['n_players']} players); ±{PRECISION_POINTS:g} points needs about "
-                f"{needed:,.0f} games (`--until-precision {PRECISION_POINTS:g}` plays "
-                "until then).", "strategies"))
+                f"{widest['n_players']} players); ±{PRECISION_POINTS:g} points for every win "
+                f"rate needs about {needed:,.0f} games (`--until-precision "
+                f"{PRECISION_POINTS:g}` plays until then).", "strategies"))
     return Points("What these games could not resolve", items,
                   "Every family of tests found something.")
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" + ("" if count == 1 else "s")
+
+
+def _intro(games: int, listed: list[Finding]) -> str:
+    """How many games and findings, and what the page names of them."""
+    total = sum(len(f.also) + 1 for f in listed)
+    found = (f"{_plural(len(listed), 'finding')} ({_plural(total, 'significant test')}) after "
+             "correction. " + (f"The {FIRST_SCREEN} most important are" if len(listed) >
+                               FIRST_SCREEN else "The most important are") +
+             " named here, causal ones first, each linked to its figure"
+             if listed else "no finding survives correction")
+    return (f"{_plural(games, 'finished game')}; {found}; {MARK} marks a component the "
+            "rulebook does not print (assumed), with the reason.")
+
+
+def _dead(data: RunData) -> Points:
+    """Components hardly ever used, once there are games enough to say so."""
+    title = "Dead or near-dead components"
+    games = len(data.finished)
+    if games < MIN_GAMES:
+        return Points(title, [], f"Too few games ({games}; at least {MIN_GAMES} needed) to "
+                                 "call any component dead or near-dead.")
+    return Points(title, rare_walls(data) + rare_rewards(data) + zero_categories(data),
+                  "Every component is used in a fair share of games.")
 
 
 def section(data: RunData, sections: list[Section], listing: Section) -> Section:
     """The summary of the report whose analysis ``sections`` and findings ``listing`` are
     built."""
     listed = next((b.items for b in listing.blocks if isinstance(b, FindingList)), [])
-    total = sum(len(f.also) + 1 for f in listed)
-    result = Section("summary", "Summary", (
-        f"{len(data.finished)} finished games; {len(listed)} findings ({total} significant "
-        f"tests) after correction. The {FIRST_SCREEN} most important are named here, causal "
-        f"ones first, each linked to its figure; {MARK} marks a component the rulebook does "
-        "not print (assumed), with the reason."))
+    result = Section("summary", "Summary", _intro(len(data.finished), listed))
     table = strategy_table(data)
     result.blocks.append(Table(
         "summary-strategies", "Strategies: win rates with 95% intervals", table,
@@ -207,9 +248,7 @@ def section(data: RunData, sections: list[Section], listing: Section) -> Section
     parts = first_screen(listed)
     result.blocks += [Points(title, [_sentence(f) for f in chosen],
                              "None significant after correction.") for title, chosen in parts]
-    result.blocks.append(Points("Dead or near-dead components",
-                                rare_walls(data) + rare_rewards(data) + zero_categories(data),
-                                "Every component is used in a fair share of games."))
+    result.blocks.append(_dead(data))
     result.blocks.append(_assumed(data, sections, listed,
                                   [f for _, chosen in parts for f in chosen]))
     result.blocks.append(_unresolved(data, sections))

@@ -16,7 +16,7 @@ import matplotlib
 import numpy as np
 import pandas as pd
 
-from zsim.compare import variance_reduction, verdict
+from zsim.compare import MIN_PAIRS, variance_reduction, verdict
 from zsim.reports.build import BuiltReport, write_sections
 from zsim.reports.common import (
     STYLE,
@@ -59,15 +59,26 @@ def _comparisons(rows: pd.DataFrame, scale: float, unit: str, prefix: str = "") 
 
 
 def _forest_figure(rows: pd.DataFrame, slug: str, title: str, xlabel: str, scale: float,
-                   unit: str, prefix: str = "") -> Figure:
-    fig, axes = new_figure(height=forest_height(len(rows)))
-    shown = rows.assign(estimate=rows["difference"] * scale, low=rows["low"] * scale,
-                        high=rows["high"] * scale)
+                   unit: str, prefix: str = "") -> Figure | Note:
+    """The rows' differences as a forest; rows of fewer than ``MIN_PAIRS`` paired games (or
+    without an interval) are named, not drawn: a bare dot would read as a certain change."""
+    drawable = (rows["games"] >= MIN_PAIRS) & rows["low"].notna() & rows["high"].notna()
+    few = [_label(r) for _, r in rows[~drawable].iterrows()]
+    if not drawable.any():
+        return Note(f"{title}: too few paired games (at most {int(rows['games'].max())}; at "
+                    f"least {MIN_PAIRS} needed) to draw a difference with its interval.",
+                    warning=True)
+    drawn = rows[drawable]
+    fig, axes = new_figure(height=forest_height(len(drawn)))
+    shown = drawn.assign(estimate=drawn["difference"] * scale, low=drawn["low"] * scale,
+                         high=drawn["high"] * scale)
     forest(axes[0, 0], [_label(r) for _, r in shown.iterrows()], shown, title, xlabel)
-    games = int(rows["games"].max()) if len(rows) else 0
+    games = int(drawn["games"].max())
     caption = (f"{title}: variant minus base, game by game on the same seeds, with 95% "
                f"bootstrap intervals; up to {games} paired games per row. Each row is tested "
-               "with a Wilcoxon signed-rank test, Holm-corrected within this figure's family.")
+               "with a Wilcoxon signed-rank test, Holm-corrected within this figure's family."
+               + (f" Too few paired games (fewer than {MIN_PAIRS}) to draw: {', '.join(few)}."
+                  if few else ""))
     return Figure(slug, title, caption, games, fig, _comparisons(rows, scale, unit, prefix))
 
 

@@ -144,3 +144,35 @@ def test_compare_plays_stages_until_the_win_rate_differences_are_precise(experim
     table = pd.read_csv(out / "comparison.csv")
     assert table["games"].max() == sequences["games"].max() == sum(
         b.groupby("n_players")["game"].nunique().max() for b in bases)
+
+
+def test_three_paired_games_give_no_power_statement_no_nan_and_no_bare_dots(experiment,
+                                                                              tmp_path):
+    """Three games pair too few to judge: the verdict says so instead of "±0.0 points would
+    have been detected", the terminal prints a dash for a missing interval, and no row is drawn
+    as a dot without its interval."""
+    output, table = _compare(experiment, tmp_path / "tiny", "rules.palace_vp=8", "--games", "3")
+    assert table["games"].max() < 10
+    assert table["pvalue"].isna().all()  # nothing is tested on so few pairs
+    assert "too few paired games" in output and "would have been detected" not in output
+    assert "±0.0" not in output and "NaN" not in output and "nan" not in output
+    html = (tmp_path / "tiny" / "report" / "index.html").read_text(encoding="utf-8")
+    assert "would have been detected" not in html
+    assert not list((tmp_path / "tiny" / "report" / "figures").glob("compare-*.png"))
+    assert "Win rate change: too few paired games" in html
+
+
+def test_rows_of_too_few_paired_games_are_named_not_drawn():
+    from zsim.reports.whatif import _forest_figure
+
+    rows = pd.DataFrame({"n_players": [2, 4], "strategy": ["a", "b"],
+                         "metric": ["win_share", "win_share"], "family": "win rate",
+                         "games": [40, 1], "difference": [0.05, 0.0], "low": [0.01, None],
+                         "high": [0.09, None], "relative": [0.1, 0.0], "pvalue": [0.01, None],
+                         "effect": [0.3, None], "adjusted": [0.02, None],
+                         "family_tests": [1, 1]})
+    figure = _forest_figure(rows, "compare-win-rate", "Win rate change", "points", 100,
+                            "points")
+    labels = [t.get_text() for t in figure.figure.axes[0].get_yticklabels()]
+    assert labels == ["a (2p) win rate"]
+    assert "Too few paired games (fewer than 10) to draw: b (4p) win rate." in figure.caption

@@ -226,3 +226,53 @@ def test_a_run_of_one_game_gives_metrics_and_a_report_that_says_it_is_too_few(tm
     assert summary.loc["drama", "games"] == 1 and math.isnan(summary.loc["drama", "low"])
     html = build_report([out], tmp_path / "report").index.read_text(encoding="utf-8")
     assert "Game experience</h2>" in html and 'id="fig-experience' not in html
+
+
+def test_the_experience_doc_has_each_heading_once():
+    """A reader sent to "What it costs" finds one section of that name."""
+    from pathlib import Path
+
+    doc = Path(__file__).parent.parent / "docs" / "experience.md"
+    headings = re.findall(r"^#+ (.+)$", doc.read_text(encoding="utf-8"), flags=re.MULTILINE)
+    assert len(headings) == len(set(headings)), sorted(h for h in headings
+                                                       if headings.count(h) > 1)
+
+
+def test_the_docs_name_the_metrics_the_per_count_table_leaves_to_the_per_game_one():
+    """docs/reports.md says which metrics experience-metrics.csv holds: every one but those it
+    names, which the table of every game holds."""
+    from pathlib import Path
+
+    doc = (Path(__file__).parent.parent / "docs" / "reports.md").read_text(encoding="utf-8")
+    said = re.search(r"median per player count \(every metric but (.*?), which are in the "
+                     r"table of every game's metrics\)", doc.replace("\n", " "))
+    assert said is not None
+    assert set(re.findall(r"`(\w+)`", said.group(1))) == set(METRICS) - set(SHOWN)
+    assert set(SHOWN) <= set(METRICS)
+
+
+def test_the_paired_figure_keeps_its_numbers_apart_and_states_its_tests_verdict():
+    """Narrow panels get few x ticks (no "−0.24−0.16−0.08"), and the caption's stars and its
+    verdict agree: the figure's tests are named, never "No statistical test"."""
+    import matplotlib
+    from figure_checks import tick_label_clashes
+
+    from zsim.experience.paired import HEADLINE
+    from zsim.reports.common import STYLE
+    from zsim.reports.experience import paired_blocks
+    from zsim.reports.findings import significance_sentence
+
+    rows = [{"n_players": n, "metric": metric, "games": 360, "base": 1.0, "variant": 0.9,
+             "difference": -0.13 - 0.01 * i, "low": -0.27 - 0.01 * i, "high": 0.01,
+             "pvalue": 0.01 * (i + 1), "effect": -0.1, "adjusted": 0.02 * (i + 1)}
+            for i, metric in enumerate(HEADLINE) for n in (2, 3, 4)]
+    table = pd.DataFrame(rows).assign(significant=lambda t: t["adjusted"] < 0.05)
+    with matplotlib.rc_context(STYLE):
+        figure = paired_blocks(table, "experience-paired-0", "Experience")[0]
+        figure.figure.get_layout_engine().execute(figure.figure)
+        figure.figure.draw_without_rendering()
+    assert not tick_label_clashes(figure)
+    verdict = significance_sentence(figure)
+    assert "No statistical test" not in verdict
+    assert f"“every experience metric and player count”, {len(table)} tests" in verdict
+    assert "decided_round (2p)" in verdict  # significant: starred and named

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import shutil
@@ -75,6 +76,34 @@ def tiny_run(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.fixture(scope="session")
+def one_game_run(tmp_path_factory) -> Path:
+    """A single 4-player game, two strategies of two seats each."""
+    out = tmp_path_factory.mktemp("runs") / "one"
+    start_run(Experiment(games=1, players=[4], strategies=["basic", "random"], seed=3, jobs=1),
+              out)
+    return out
+
+
+def summary_of(*runs: Path) -> str:
+    """The summary page as the terminal prints it (``zsim report --summary``)."""
+    from zsim.reports import summary
+    from zsim.reports.build import build_sections
+
+    sections = build_sections(load_runs(list(runs)))
+    return summary.text(next(s for s in sections if s.slug == "summary"))
+
+
+def wilson_trials_by_scan(rate: float, half: float = 0.02) -> int:
+    """The fewest trials whose Wilson interval at ``rate`` is ``± half`` wide, by counting."""
+    from zsim.stats import wilson_interval
+
+    n = 1
+    while (lambda b: (b[1] - b[0]) / 2)(wilson_interval(rate * n, n)) > half:
+        n += 1
+    return n
+
+
 def figure_slugs(html: str) -> list[str]:
     return re.findall(r'<figure id="fig-([\w-]+)"', html)
 
@@ -144,6 +173,19 @@ def test_text_columns_are_left_aligned_and_numbers_right_aligned() -> None:
     assert set(re.findall(r"td:nth-child\((\d)\)", wrap.group(1))) == {"1", "3"}
     numbers_only = table_html(Table("plain", "Plain", frame[["games", "win rate"]]))
     assert "<style>" not in numbers_only
+
+
+def test_a_signed_number_that_rounds_to_zero_is_shown_as_a_plain_zero() -> None:
+    """A seat a hair under the fair share is "0%", never "-0%"; real signs stay."""
+    frame = pd.DataFrame({"level": ["0", "1", "2", "3"],
+                          "vs_fair": [-0.001, 0.0, 0.05, -0.05]})
+    html = table_html(Table("seats", "Seats", frame, formats={"vs_fair": "{:+.0%}"}))
+    cells = re.findall(r"<td>([^<]*)</td>", html)[1::2]
+    assert cells == ["0%", "0%", "+5%", "-5%"]
+    from zsim.reports.findings import relative_phrase
+
+    assert relative_phrase(-0.004, "mean score") == "0% of the mean score"
+    assert relative_phrase(-0.04, "mean score") == "-4% of the mean score"
 
 
 def test_seven_series_on_three_axes_share_one_legend_and_lay_out() -> None:
@@ -461,3 +503,93 @@ def test_a_replay_with_real_games_judges_a_tile_within_its_budget(tmp_path):
                             clock=lambda: float(next(ticks)))
     assert len(results) == 1 and results[0].played == 2 and [c.component for c in left] == [
         "board1"]
+
+
+def test_the_games_that_pin_win_rates_to_two_points_come_from_the_binomial_variance(
+        one_game_run, run_dir):
+    """One game says nothing of the rates: the fair share's variance decides (a quarter, two
+    seats a game), not the interval one game gave scaled by its width."""
+    from zsim.reports.summary import games_for_win_rates, strategy_table
+
+    one = load_runs([one_game_run])
+    needed = math.ceil(wilson_trials_by_scan(0.25) / 2)  # two seats per game each
+    assert needed > 850
+    assert games_for_win_rates(strategy_table(one), 1) == needed
+    assert f"±2 points for every win rate needs about {needed:,} games" in summary_of(
+        one_game_run)
+    many = load_runs([run_dir])
+    table = strategy_table(many)
+    games = int(many.finished["game_key"].nunique())
+    by_scan = max(wilson_trials_by_scan(rate) * games / seats
+                  for rate, seats in zip(table["win_rate"], table["player_games"], strict=True))
+    assert games_for_win_rates(table, games) == math.ceil(by_scan)
+
+
+def test_what_the_games_could_not_resolve_gives_detectable_sizes_per_unit(one_game_run):
+    """A family testing win rates (points) and mean scores (VP) gives a size in each unit, not
+    one median of both read in the first test's unit."""
+    from matplotlib.figure import Figure as MplFigure
+
+    from zsim.reports import summary
+    from zsim.reports.findings import correct, significance_sentence
+    from zsim.reports.model import Comparison, Figure, Section
+
+    def test(unit: str, detectable: float) -> Comparison:
+        return Comparison(label=f"{unit} {detectable}", claim="", method="", pvalue=0.5,
+                          effect=0.1, effect_kind="d", games=100, unit=unit,
+                          detectable=detectable)
+
+    tests = [test("points per copy", d) for d in (2.0, 3.0, 4.0)] + [
+        test("VP per copy", d) for d in (9.0, 10.0, 11.0, 30.0)]
+    figure = Figure("mausoleum-layout", "Mausoleum layout", "", 100, MplFigure(), tests)
+    components = Section("components", "Other components", "", [figure])
+    correct(components.comparisons)
+    assert ("±2 to ±4 points per copy and ±9 to ±30 VP per copy at 80% power"
+            in significance_sentence(figure))
+    said = summary._unresolved(load_runs([one_game_run]), [components]).items[0].text
+    assert ("none of 7 test(s) significant; differences under ±3 points per copy (median of 3 "
+            "tests) and ±10 VP per copy (median of 4 tests) could not be seen") in said
+
+
+def test_one_game_calls_no_component_dead_and_says_it_found_nothing(one_game_run):
+    """One game cannot show a Wall tile to be near-dead, and a summary of no findings names
+    none of "the 15 most important"."""
+    said = summary_of(one_game_run)
+    assert said.count("1 finished game;") == 1 and "1 finished games" not in said
+    assert "no finding survives correction" in said and "most important" not in said
+    dead = said[said.index("Dead or near-dead components:"):]
+    dead = dead[:dead.index("\n\n")]
+    assert "Wall tile" not in dead and "no player scored" not in dead
+    assert "Too few games (1; at least 30 needed)" in dead
+
+
+def test_a_reward_with_too_few_takers_is_neither_drawn_nor_estimated(run_dir, tmp_path):
+    """Below 30 takers the report tests nothing, so the figure and the table give no interval
+    either: the row says "too few games" and the caption names it."""
+    from zsim.reports import boards
+
+    run = tmp_path / "rare"
+    shutil.copytree(run_dir, run, ignore=shutil.ignore_patterns("report"))
+    rewards = pd.read_parquet(run / "rewards.parquet")
+    key = ["round", "aspect"]
+    rare = rewards.groupby(key).size().idxmax()  # keep 12 of its takers
+    picked = rewards.set_index(key).index == rare
+    rewards = rewards[~picked | (picked.cumsum() <= 12)]
+    rewards.to_parquet(run / "rewards.parquet")
+    built = boards.section(load_runs([run]))
+    effects = next(t for t in built.tables if t.slug == "reward-effects").data
+    few = effects[effects["status"] != ""]
+    assert len(few) >= 1 and (few[["round", "aspect"]].apply(tuple, axis=1) == rare).all()
+    numbers = [f"{prefix}{n}" for prefix in ("win_points_", "vp_")
+               for n in ("estimate", "low", "high", "p")]
+    assert few[numbers].isna().all().all()
+    assert few["status"].str.startswith("too few games (").all()
+    assert few["win_points_exposed"].sum() == 12  # the takers kept, over the boards
+    assert effects.loc[effects["status"] == "", "win_points_estimate"].notna().all()
+    for _, row in few.iterrows():
+        figure = next(f for f in built.figures if f.slug == f"board-rewards-{row['board']}")
+        label = f"R{row['round']} {row['aspect']}: {row['reward']}"
+        assert f"too few games to estimate and are not drawn: {label}." in figure.caption
+        drawn = [t.get_text() for t in figure.figure.axes[0].get_yticklabels()]
+        assert label not in drawn and drawn
+        assert not any(label in c.label for c in figure.comparisons)

@@ -23,7 +23,7 @@ from matplotlib.transforms import Bbox
 from zsim.reports import strategies
 from zsim.reports.build import build_sections, write_sections
 from zsim.reports.common import STYLE
-from zsim.reports.components import MAX_ROWS, MIN_DRAWN
+from zsim.reports.components import FAMILIES, MAX_ROWS, MIN_DRAWN
 from zsim.reports.loader import load_runs
 from zsim.reports.model import Figure, Section
 from zsim.runner import Experiment
@@ -294,3 +294,65 @@ def test_master_alchemists_are_named_by_what_they_do_and_governor_panels_share_o
     assert any("†" in t.get_text() for ax in governors.figure.axes
                for t in ax.get_yticklabels())
     assert "split as 3, 3, 2, 2 copies" in governors.caption
+
+
+def test_a_bot_that_wins_every_game_is_found_by_the_strategy_test(lopsided_sections):
+    """greedy wins all 48 games against random: the t statistic is 0/0, so the win shares are
+    judged by an exact binomial test, a finite p-value that survives Holm, and the caption
+    states the test it ran."""
+    from scipy.stats import binomtest
+
+    from zsim.reports.findings import significance_sentence
+
+    figure = figures_of(lopsided_sections)["strategy-win-rate"]
+    tests = {c.label: c for c in figure.comparisons}
+    assert set(tests) == {"greedy win rate, 2 players", "random win rate, 2 players"}
+    for comparison in tests.values():
+        assert comparison.pvalue == pytest.approx(binomtest(48, 48, 0.5).pvalue)
+        assert "binomial" in comparison.method and comparison.significant
+    assert "exact binomial test" in figure.caption
+    assert "No statistical test" not in significance_sentence(figure)
+    assert "Significant after Holm correction" in significance_sentence(figure)
+
+
+def test_a_win_rate_that_never_varies_gives_no_estimate_rather_than_a_certain_zero(
+        lopsided_sections):
+    """greedy wins every game: no component can be linked to its win rate. The table leaves
+    the effect blank (not 0 within 0 to 0), no figure draws it, and a note says why."""
+    sections = {s.slug: s for s in lopsided_sections}
+    components = sections["components"]
+    layout = next(t for t in components.tables if t.slug == "mausoleum-layout").data
+    for strategy in ("greedy", "random"):
+        numbers = [f"{strategy} win rate: {n}" for n in ("estimate", "low", "high", "p")]
+        assert layout[numbers].isna().all().all()
+    assert layout["game's mean VP: estimate"].notna().any()
+    laid_out = [f for f in components.figures if f.slug in {slug for slug, *_ in FAMILIES}]
+    assert laid_out
+    drawn = [label.get_text() for f in laid_out for ax in f.figure.axes
+             for label in ax.get_yticklabels()] + [ax.get_title() for f in laid_out
+                                                   for ax in f.figure.axes]
+    assert not [text for text in drawn if "win rate" in text]
+    notes = [b.text for b in components.blocks if hasattr(b, "warning")]
+    assert any("Mausoleum layout: greedy win rate, random win rate not estimable" in n
+               for n in notes)
+
+
+def test_a_rate_of_100_percent_keeps_its_cap_and_the_axes_are_labelled(lopsided_sections):
+    """greedy's interval reaches 100%: the axis leaves room above it for the cap; the x axis
+    says what its bars are, and every panel of cards-by-suit names its y axis."""
+    figures = figures_of(lopsided_sections)
+    ax = figures["strategy-win-rate"].figure.axes[0]
+    assert ax.get_ylim()[1] > 1 and ax.get_xlabel() == "strategy"
+    assert all(label.get_text() in ("", "0%", "20%", "40%", "60%", "80%", "100%")
+               for label in ax.get_yticklabels())
+    assert all(a.get_ylabel() for a in figures["cards-by-suit"].figure.axes)
+
+
+def test_the_fan_has_headroom_over_100_percent_and_its_legend_off_the_bands(lopsided, tmp_path):
+    run = _run(tmp_path / "fan", games=60, players=[2], strategies=["greedy", "random"],
+               seed=1, trajectories="vp")
+    figure = figures_of(sections_of(run))["experience-fan"]
+    top = figure.figure.axes[0]
+    assert top.get_ylim()[1] > 1 and top.get_ylim()[0] < 0
+    assert top.get_legend() is None and figure.figure.legends  # above the panels
+    assert not legend_clashes(figure)

@@ -153,3 +153,21 @@ def test_long_strategy_names_stay_readable_under_their_bars():
     figure.figure.get_layout_engine().execute(figure.figure)
     figure.figure.draw_without_rendering()
     assert tick_label_clashes(figure) == []
+
+
+def test_a_seat_term_gets_its_relative_change_so_its_size_word_matches_a_strategy_row():
+    """The size word is the larger of Cohen's h and the relative change: a seat winning 14% of
+    4-player games against a fair 25% is "large" (43% fewer wins), as a strategy row says of
+    the same rate, not "small" from h alone."""
+    from zsim.reports.findings import size_label
+
+    weak_first_seat = _games(400, ("a", "b", "c", "d", "e"), "balanced",
+                             lambda _strategy, seat, _colour: 0.5 if seat == 0 else 1.0, seed=2)
+    built = section(_Data(weak_first_seat))
+    tested = {c.label: c for f in built.figures for c in f.comparisons}
+    for comparison in tested.values():
+        assert comparison.basis == "fair" and np.isfinite(comparison.relative)
+        assert f"{abs(comparison.relative):.0%} " in comparison.claim
+    seat = tested["seat, 4 players"]
+    assert seat.relative < -0.3 and abs(seat.effect) < 0.5
+    assert size_label(seat) == "large"

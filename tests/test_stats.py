@@ -202,3 +202,22 @@ def test_the_command_line_starts_without_the_statistics_libraries():
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True).stdout.strip()
     assert loaded == "[]"
+
+
+def test_the_excess_test_of_a_share_that_never_varies_is_an_exact_binomial_test():
+    always = excess_test(np.ones(20), np.full(20, 0.5))
+    assert always.pvalue == pytest.approx(stats.binomtest(20, 20, 0.5).pvalue)
+    assert "binomial" in always.method and always.effect > 0
+    never = excess_test(np.zeros(30), np.full(30, 0.25))
+    assert never.pvalue == pytest.approx(stats.binomtest(0, 30, 0.25).pvalue)
+    assert never.pvalue < 1e-3
+    varied = excess_test(np.full(10, 0.5), np.full(10, 0.25))  # constant, never won outright
+    assert math.isnan(varied.pvalue) and varied.method.startswith("not testable")
+
+
+def test_an_outcome_that_never_varies_gives_no_adjusted_difference():
+    """Not 0 within a 0-wide interval: nothing was measured."""
+    exposure = np.tile([0, 1], 50)
+    result = adjusted_difference(np.ones(100), exposure, strata=np.repeat([0, 1], 50))
+    assert math.isnan(result.estimate) and math.isnan(result.low) and math.isnan(result.pvalue)
+    assert result.exposed == 50 and result.others == 50

@@ -25,6 +25,10 @@ from zsim.stats import (
 METRICS = ("win_share", "vp_total", *CATEGORIES)
 KEYS = ["n_players", "strategy"]
 ALPHA = 0.05
+#: Fewest paired games a difference is drawn or judged on: below it a bootstrap interval is
+#: missing or of no width (three games of identical twins give ±0.0) and a signed-rank test
+#: cannot reach 5% even before Holm, so no power statement or interval would be true.
+MIN_PAIRS = 10
 
 
 def family(metric: str) -> str:
@@ -58,7 +62,7 @@ def paired_differences(base: pd.DataFrame, variant: pd.DataFrame,
             diff = after - before
             low, high = bootstrap_interval(diff, resamples=resamples)
             unpaired_low, unpaired_high = difference_interval(before, after, resamples=resamples)
-            test = paired_test(diff)
+            test = paired_test(diff if len(diff) >= MIN_PAIRS else diff[:0])  # too few: none
             # A designer's yardstick: a win-rate change against the fair share, points against
             # the mean final score in the base games.
             reference = 1 / n_players if metric == "win_share" else \
@@ -113,17 +117,13 @@ def verdict(table: pd.DataFrame, largest: int = 3, changed: Sequence[str] = ()) 
     if not (table["difference"] != 0).any():
         return "Identical: the variant changed no result in these games."
     win = table[table["metric"] == "win_share"]
-    sizes = [detectable_shift(lo, hi) * 100 for lo, hi in zip(win["low"], win["high"],
-                                                               strict=True)]
-    sizes = [x for x in sizes if math.isfinite(x)]
-    games = int(win["games"].max()) if len(win) else 0
-    seen = (f"with {games} paired games a change of ±{max(sizes):.1f} points or more would "
-            "have been detected at 80% power" if sizes else "")
+    seen = _detectable(win)
     moved_win = win[win["significant"]]
+    said = ("; " + seen if seen.startswith("too few") else f" ({seen})") if seen else ""
     if moved_win.empty:
-        parts = [f"Win rates: no significant change{' (' + seen + ')' if seen else ''}."]
+        parts = [f"Win rates: no significant change{said}."]
     else:
-        parts = [f"Win rates: {_listed(moved_win, largest)}{' (' + seen + ')' if seen else ''}."]
+        parts = [f"Win rates: {_listed(moved_win, largest)}{said}."]
     defined = by_definition(changed)
     scores = table[(table["metric"] != "win_share") & table["significant"]]
     expected = scores[scores["metric"].isin(defined)]
@@ -136,6 +136,21 @@ def verdict(table: pd.DataFrame, largest: int = 3, changed: Sequence[str] = ()) 
     elif not len(expected):
         parts.append("Scores: no significant change.")
     return " ".join(parts)
+
+
+def _detectable(win: pd.DataFrame) -> str:
+    """The smallest win-rate change the paired games would have detected at 80% power, or that
+    there are too few paired games to say (``MIN_PAIRS``)."""
+    games = int(win["games"].max()) if len(win) else 0
+    if games < MIN_PAIRS:
+        return (f"too few paired games ({games}; at least {MIN_PAIRS} needed) to say what "
+                "change they could have detected") if len(win) else ""
+    judged = win[win["games"] >= MIN_PAIRS]
+    sizes = [detectable_shift(lo, hi) * 100 for lo, hi in zip(judged["low"], judged["high"],
+                                                               strict=True)]
+    sizes = [x for x in sizes if math.isfinite(x)]
+    return (f"with {games} paired games a change of ±{max(sizes):.1f} points or more would "
+            "have been detected at 80% power" if sizes else "")
 
 
 def _listed(moved: pd.DataFrame, largest: int) -> str:

@@ -169,6 +169,7 @@ class Test:
     pvalue: float
     effect: float
     effect_kind: str  # "d", "h" or "w", see EFFECT_BENCHMARKS
+    method: str = ""  # the test actually run, when a function chooses between tests
 
 
 def cohens_h(p1: float, p2: float) -> float:
@@ -254,21 +255,36 @@ def sign_test(wins: float, losses: float) -> Test:
                 cohens_h(wins / (wins + losses), 0.5), "h")
 
 
+EXCESS_T = "one-sample t-test of per-game win share against fair share"
+EXCESS_BINOMIAL = "exact binomial test of games won against the fair share"
+
+
 def excess_test(observed: ArrayLike, expected: ArrayLike) -> Test:
     """One-sample t-test that per-game observed values exceed their expected values on average.
 
     Used for a strategy's win share per game against its fair share (its seats over the player
     count): per-game sums are independent, where per-player rows of one game are not. The
     effect is Cohen's h between the observed and the expected mean rate.
+
+    When the excess does not vary (a bot that wins every game, or none) the t statistic is
+    0/0, yet that is the most extreme finding there is. If every game was won outright or lost
+    (shares 0 or 1) against one fair share, each game is a Bernoulli trial and an exact
+    binomial test judges the wins; otherwise there is nothing to test (NaN, ``method`` says
+    so).
     """
     obs, exp = np.asarray(observed, dtype=float), np.asarray(expected, dtype=float)
     excess = obs - exp
-    if excess.size < 2 or np.ptp(excess) == 0:
-        return Test(float("nan"), float("nan"), float("nan"), "h")
-    result = scipy.stats.ttest_1samp(excess, 0.0)
-    return Test(float(result.statistic), float(result.pvalue),
-                cohens_h(float(np.clip(obs.mean(), 0, 1)), float(np.clip(exp.mean(), 0, 1))),
-                "h")
+    if excess.size < 2:
+        return Test(float("nan"), float("nan"), float("nan"), "h", "not testable: too few games")
+    effect = cohens_h(float(np.clip(obs.mean(), 0, 1)), float(np.clip(exp.mean(), 0, 1)))
+    if np.ptp(excess) > 0:
+        result = scipy.stats.ttest_1samp(excess, 0.0)
+        return Test(float(result.statistic), float(result.pvalue), effect, "h", EXCESS_T)
+    if np.isin(obs, (0, 1)).all() and np.ptp(exp) == 0 and 0 < exp[0] < 1:
+        exact = scipy.stats.binomtest(int(obs.sum()), obs.size, float(exp[0]))
+        return Test(float(exact.statistic), float(exact.pvalue), effect, "h", EXCESS_BINOMIAL)
+    return Test(float("nan"), float("nan"), effect, "h",
+                "not testable: the win share never varied against the fair share")
 
 
 @dataclass(frozen=True)
@@ -316,6 +332,10 @@ def adjusted_difference(outcome: ArrayLike, exposure: ArrayLike,
     centred = frame - frame.groupby(pd.factorize(levels)[0]).transform("mean")
     if y.size < 3 or not centred["x"].abs().gt(1e-12).any():
         return nothing  # the exposure does not vary inside any stratum
+    if not centred["y"].abs().gt(1e-12).any():
+        # The outcome does not vary inside any stratum (a bot that wins every game): the
+        # difference is not estimable, where the fit would give 0 within a 0-wide interval.
+        return nothing
     model = OLS(centred["y"].to_numpy(), centred[["x"]].to_numpy(), hasconst=False)
     if clusters is None:
         fit = model.fit(cov_type="HC1")
@@ -388,6 +408,33 @@ def detectable_shift(low: float, high: float, alpha: float = 0.05, power: float 
     normal = NormalDist()
     se = (high - low) / (2 * normal.inv_cdf(0.5 + confidence / 2))
     return se * (normal.inv_cdf(1 - alpha / 2) + normal.inv_cdf(power))
+
+
+def trials_for_wilson(rate: float, half_width: float, confidence: float = 0.95) -> float:
+    """Fewest trials whose Wilson interval at ``rate`` is within ``± half_width`` (half its
+    width, as the reports measure it); NaN for a rate outside [0, 1] or no width.
+
+    The binomial variance at the rate, not the width of the interval at hand, decides it: an
+    interval from a handful of games is dominated by the ``z^2 / n`` terms, so scaling it by
+    (width / target)^2 says far too few games. The half-width falls as the trials grow, so a
+    bracketed search on it finds the count."""
+    if not (0 <= rate <= 1 and half_width > 0):
+        return math.nan
+
+    def excess(trials: float) -> float:
+        low, high = wilson_interval(rate * trials, trials, confidence)
+        return (high - low) / 2 - half_width
+
+    upper = 1.0
+    while excess(upper) > 0:
+        if upper > 1e12:
+            return math.nan
+        upper *= 2
+    if upper == 1.0:
+        return 1.0
+    found = float(scipy.optimize.brentq(excess, upper / 2, upper, xtol=1e-6))
+    trials = math.ceil(found - 1e-6)
+    return float(trials if excess(trials) <= 0 else trials + 1)
 
 
 def games_for_precision(games: int, low: float, high: float, half_width: float) -> float:

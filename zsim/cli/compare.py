@@ -75,7 +75,9 @@ def _format(table: pd.DataFrame) -> str:
     shown = table[table["metric"].isin(["win_share", "vp_total"]) | table["significant"]]
     columns = ["n_players", "strategy", "metric", "games", "base", "variant", "difference",
                "low", "high", "adjusted"]
-    return shown[columns].to_string(index=False, float_format=lambda v: f"{v:.3f}")
+    # A difference of too few games has no interval and no test: a dash, not "NaN".
+    return shown[columns].to_string(index=False, float_format=lambda v: f"{v:.3f}",
+                                    na_rep="–")
 
 
 def _write_report(table: pd.DataFrame, out: Path, base: Experiment,

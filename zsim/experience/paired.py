@@ -152,13 +152,18 @@ HEADLINE = ("decided_round", "p_decided_round", "lead_changes", "drama", "comeba
             "uncertainty", "clarity_gap", "decisions")
 
 
+def _bracket(low: float, high: float) -> str:
+    return "[–]" if math.isnan(low) or math.isnan(high) else f"[{low:+.3f}, {high:+.3f}]"
+
+
 def format_table(table: pd.DataFrame, metrics: Sequence[str] = HEADLINE) -> str:
     """The headline metrics' paired differences as text, one row per player count and
     metric (``*``: significant after Holm's correction)."""
     shown = table[table["metric"].isin(metrics)].copy()
-    shown["difference"] = [f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}]{'*' if s else ''}"
+    shown["difference"] = [f"{d:+.3f} {_bracket(lo, hi)}{'*' if s else ''}"
                            for d, lo, hi, s in zip(shown["difference"], shown["low"],
                                                    shown["high"], shown["significant"],
                                                    strict=True)]
     return shown[["n_players", "metric", "games", "base", "variant", "difference",
-                  "adjusted"]].to_string(index=False, float_format=lambda v: f"{v:.3f}")
+                  "adjusted"]].to_string(index=False, float_format=lambda v: f"{v:.3f}",
+                                         na_rep="–")  # untested: a dash, not "NaN"
