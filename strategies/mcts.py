@@ -68,6 +68,7 @@ from zsim.strategies.search import (
     Driver,
     Evaluate,
     check_judge,
+    check_model,
     check_policy,
     judge_of,
     play_out,
@@ -132,6 +133,7 @@ class MctsStrategy(HeuristicStrategy):
             raise ValueError("seconds: a budget in seconds works with root='ucb' only")
         if leaf == "model" and not horizon:
             raise ValueError("leaf='model' values a fork at its horizon: give horizon >= 1")
+        check_model(model)
         super().__init__(**weights)
         self.iterations, self.seconds = int(iterations), float(seconds)
         self.rollout, self.horizon, self.width = rollout, int(horizon), int(width)

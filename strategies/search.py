@@ -70,6 +70,15 @@ def check_judge(name: str) -> None:
         raise ValueError(f"judge {name!r}: expected one of {', '.join(JUDGES)}")
 
 
+def check_model(path: str) -> None:
+    """Refuse a value model file that cannot be read when the bot is made, before any game is
+    played (``ModelError``, one line naming the file), rather than at its first question."""
+    if path:
+        from zsim.learn.model import load
+
+        load(path)
+
+
 def policy(name: str, weights: dict[str, float]) -> Strategy:
     """A fork's policy by name; the heuristic and ``distilled`` play with ``weights``."""
     check_policy(name)

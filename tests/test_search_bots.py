@@ -272,6 +272,8 @@ def test_a_budget_in_seconds_plays_a_game(box):
     ("mcts(leaf='oracle', horizon=1)", "leaf"),
     ("mcts(judge='basic')", "judge 'basic': expected one of heuristic, distilled"),
     ("mcts(last=-1)", "last must not be negative"),
+    ("mcts(leaf='model', horizon=2, model='/no/such/file.npz')",
+     r"^strategy 'mcts': model file /no/such/file.npz: no such file$"),
 ])
 def test_bad_parameters_are_refused_naming_them(spec, message):
     with pytest.raises(UnknownStrategy, match=message):
