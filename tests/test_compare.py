@@ -144,3 +144,13 @@ def test_compare_plays_stages_until_the_win_rate_differences_are_precise(experim
     table = pd.read_csv(out / "comparison.csv")
     assert table["games"].max() == sequences["games"].max() == sum(
         b.groupby("n_players")["game"].nunique().max() for b in bases)
+
+
+@pytest.mark.parametrize("values", ["6,6", "6,06", "4,6,6.0"])
+def test_a_sweep_value_given_twice_is_refused_before_any_game(experiment, tmp_path, values):
+    out = tmp_path / "sweep"
+    result = CliRunner().invoke(main, ["sweep", f"rules.palace_vp={values}", "--experiment",
+                                       str(experiment), "--out", str(out)])
+    assert result.exit_code == 2
+    assert "rules.palace_vp: the value 6 is given twice" in result.output
+    assert "Traceback" not in result.output and not out.exists()
