@@ -70,6 +70,7 @@ from zsim.strategies.search import (
     check_judge,
     check_model,
     check_policy,
+    check_types,
     judge_of,
     play_out,
     policy,
@@ -118,6 +119,7 @@ class MctsStrategy(HeuristicStrategy):
                  root: str = "ucb", prior: float = 0.0, kinds: str = "turn",
                  leaf: str = "standing", model: str = "", judge: str = "heuristic",
                  last: int = 0, **weights: float) -> None:
+        check_types(MctsStrategy.__init__, locals())
         check_policy(rollout)
         check_judge(judge)
         if iterations < 1:

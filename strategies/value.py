@@ -41,7 +41,7 @@ from zsim.rules import scoring
 from zsim.strategies.base import Strategy
 from zsim.strategies.heuristic import HeuristicStrategy
 from zsim.strategies.mcts import searched_kinds
-from zsim.strategies.search import check_model, margin, preferred
+from zsim.strategies.search import check_model, check_types, margin, preferred
 from zsim.view import PlayerView
 
 TARGETS = ("margin", "win")
@@ -56,6 +56,7 @@ class ValueStrategy(HeuristicStrategy):
 
     def __init__(self, model: str = "", samples: int = 1, width: int = 3,
                  target: str = "margin", kinds: str = "turn", **weights: float) -> None:
+        check_types(ValueStrategy.__init__, locals())
         if samples < 1:
             raise ValueError(f"samples={samples}: expected at least 1")
         if width < 0:
