@@ -85,3 +85,13 @@ def test_replay_of_a_game_a_strategy_failed_names_it_in_one_line(tmp_path):
         f"Error: strategy '{BOOM}' (seat {failure['seat']}) failed at a "
         f"'{failure['decision']}' decision: {failure['error']}")
 
+
+
+@pytest.mark.parametrize("args", [["-s", "lisi-1", "-s", "lisi-2"],
+                                  ["-n", "3", "-s", "lisi-1", "-s", "random"]])
+def test_li_si_out_of_a_two_seat_game_is_refused_in_one_line(args):
+    out = CliRunner().invoke(main, ["play", *args])
+    assert out.exit_code == 2
+    assert "Error: Invalid value for --strategy: lisi-1: Li Si plays only in a 2-seat game " \
+           "against one player" in out.output
+    assert "Traceback" not in out.output
