@@ -206,6 +206,14 @@ def test_extends_names_a_bot_not_a_path(tmp_path: Path, parent: str) -> None:
         resolve(str(path))
 
 
+def test_a_weight_given_twice_is_refused_naming_the_file_and_key(tmp_path: Path) -> None:
+    path = tmp_path / "twice.yaml"
+    path.write_text("description: x\nweights:\n  walls: 2\n  walls: 3\n")
+    with pytest.raises(UnknownStrategy, match=r"twice\.yaml: cannot read the bot: key 'walls' "
+                                              r"is given twice \(lines 3 and 4\)$"):
+        resolve(str(path))
+
+
 def test_a_weight_too_large_to_add_up_is_refused_naming_it(tmp_path: Path) -> None:
     path = tmp_path / "huge.yaml"
     path.write_text("description: x\nweights: {walls: 1.0e+308, palaces: 1.0e+308}\n")
