@@ -68,7 +68,11 @@ def _prepare(out: Path) -> None:
                                 "choose a new or empty one")
     for folder in ("figures", "tables"):
         shutil.rmtree(out / folder, ignore_errors=True)
-        (out / folder).mkdir(parents=True)
+        try:  # a parent that is a file, or a place no one may write
+            (out / folder).mkdir(parents=True)
+        except OSError as error:
+            raise ReportOutputError(f"--out {out}: cannot be written ({error.strerror})") \
+                from None
 
 
 def _check_unique(sections: list[Section]) -> None:

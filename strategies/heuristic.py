@@ -37,9 +37,14 @@ if TYPE_CHECKING:
 FIRST_QUESTION = {0: "recruit", 1: "hire", 3: "palace", 4: "governor", 5: "wall"}
 DEFAULT_PATIENCE = 0.5
 
+# The largest weight: far above any useful one (they are about 1), and small enough that VP
+# estimates times weights stay finite (weights of 1e308 added up to infinity, and every
+# decision failed).
+MAX_WEIGHT = 1e6
 # typed Any: the keyword arguments of create_model also include its own settings (__doc__...)
 WEIGHT_FIELDS: dict[str, Any] = {
-    key: (float, Field(1.0, ge=0, description=text)) for key, text in WEIGHTS.items()}
+    key: (float, Field(1.0, ge=0, le=MAX_WEIGHT, description=text))
+    for key, text in WEIGHTS.items()}
 Params = create_model(  # every parameter of a heuristic bot, validated
     "Params",
     __config__=ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False),
@@ -112,6 +117,9 @@ def _parent(path: Path, name: str, known: dict[str, tuple[str, dict[str, float]]
             seen: tuple[Path, ...]) -> dict[str, float]:
     if name in known:
         return known[name][1]
+    if not name or name in (".", "..") or any(c in name for c in "/\\\0"):
+        raise BotError(f"{path}: extends: {name!r} is not a bot name: name a bot of "
+                       f"{path.parent} by its file name without '.yaml' (no folders)")
     parent = path.with_name(f"{name}.yaml")
     if parent in seen:
         raise BotError(f"{path}: extends: {name!r} extends this bot in turn (a cycle)")

@@ -21,7 +21,7 @@ from typing import Any
 
 from zsim.decisions import Decision
 from zsim.strategies.heuristic import HeuristicStrategy, nothing_to_weigh
-from zsim.strategies.search import Driver, play_out, preferred
+from zsim.strategies.search import Driver, check_types, play_out, preferred
 from zsim.view import PlayerView
 
 
@@ -32,6 +32,7 @@ class LookaheadStrategy(HeuristicStrategy):
     forks = True  # the engine keeps the snapshots a fork needs
 
     def __init__(self, samples: int = 2, width: int = 6, **weights: float) -> None:
+        check_types(LookaheadStrategy.__init__, locals())
         if samples < 1:
             raise ValueError(f"samples={samples}: expected at least 1")
         if width < 0:

@@ -68,7 +68,9 @@ from zsim.strategies.search import (
     Driver,
     Evaluate,
     check_judge,
+    check_model,
     check_policy,
+    check_types,
     judge_of,
     play_out,
     policy,
@@ -117,6 +119,7 @@ class MctsStrategy(HeuristicStrategy):
                  root: str = "ucb", prior: float = 0.0, kinds: str = "turn",
                  leaf: str = "standing", model: str = "", judge: str = "heuristic",
                  last: int = 0, **weights: float) -> None:
+        check_types(MctsStrategy.__init__, locals())
         check_policy(rollout)
         check_judge(judge)
         if iterations < 1:
@@ -132,6 +135,7 @@ class MctsStrategy(HeuristicStrategy):
             raise ValueError("seconds: a budget in seconds works with root='ucb' only")
         if leaf == "model" and not horizon:
             raise ValueError("leaf='model' values a fork at its horizon: give horizon >= 1")
+        check_model(model)
         super().__init__(**weights)
         self.iterations, self.seconds = int(iterations), float(seconds)
         self.rollout, self.horizon, self.width = rollout, int(horizon), int(width)

@@ -283,6 +283,8 @@ def _construct(factory: Factory, params: dict[str, Any], label: str,
         raise StrategyParameterError(
             f"strategy {label!r} has no parameter {unknown[0]!r}; its parameters: "
             f"{', '.join(accepted) or 'none'}")
+    if unknown and _extends_heuristic(factory):
+        _refuse_unknown(label, accepted, unknown)
     try:
         instance = factory(**params)
     except (TypeError, ValueError) as error:
@@ -291,6 +293,25 @@ def _construct(factory: Factory, params: dict[str, Any], label: str,
         raise UnknownStrategy(f"strategy {label!r} is not a Strategy (a subclass of "
                               "zsim.strategies.base.Strategy)")
     return instance
+
+
+def _extends_heuristic(factory: Factory) -> bool:
+    """A built-in bot that passes the parameters it does not take to the heuristic (a bot of
+    one's own may take more through ``**kwargs``: it says for itself what it refuses)."""
+    return (factory in BUILT_IN.values() and isinstance(factory, type)
+            and issubclass(factory, HeuristicStrategy))
+
+
+def _refuse_unknown(label: str, accepted: list[str], unknown: list[str]) -> None:
+    """Refuse a parameter that a bot extending the heuristic takes neither itself nor as a
+    weight of the heuristic, listing both (the heuristic alone listed its own, so that a
+    misspelt ``iterations`` of ``mcts`` was not shown among the names it could have been)."""
+    wrong = [name for name in unknown if name not in PARAMETERS]
+    if wrong:
+        own = f"{', '.join(accepted)}; " if accepted else ""
+        raise StrategyParameterError(
+            f"strategy {label!r} has no parameter {wrong[0]!r}; its parameters: {own}and the "
+            f"heuristic's: {', '.join(PARAMETERS)}")
 
 
 def _signature(factory: Factory) -> tuple[list[str], bool]:

@@ -17,6 +17,7 @@ from zsim.strategies.base import Strategy
 from zsim.strategies.basic import BasicStrategy
 from zsim.strategies.heuristic import HeuristicStrategy
 from zsim.strategies.random_bot import RandomStrategy
+from zsim.strategies.search import check_types
 from zsim.view import PlayerView
 
 POLICIES: dict[str, type[Strategy]] = {"random": RandomStrategy, "basic": BasicStrategy}
@@ -29,6 +30,7 @@ class RolloutStrategy(HeuristicStrategy):
     forks = True  # the engine keeps the snapshots a fork needs
 
     def __init__(self, rollouts: int = 1, policy: str = "random", **weights: float) -> None:
+        check_types(RolloutStrategy.__init__, locals())
         if policy not in POLICIES:
             raise ValueError(f"policy {policy!r}: expected one of {', '.join(POLICIES)}")
         if rollouts < 1:

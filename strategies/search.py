@@ -18,9 +18,10 @@ margin.
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections.abc import Callable
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 from zsim.decisions import Decision
@@ -58,6 +59,35 @@ def margin(totals: list[int], seat: int) -> float:
     return totals[seat] - max(t for s, t in enumerate(totals) if s != seat)
 
 
+def check_types(init: Callable[..., None], given: dict[str, Any]) -> None:
+    """Refuse a parameter whose value is not of the type ``init`` declares for it (``int``,
+    ``float`` or ``str``; call it with ``locals()`` first thing in ``init``). A spec's values
+    are whatever was typed: ``iterations='a'`` or ``[1]`` failed later in a comparison with
+    Python's words, ``1.5`` was silently cut to 1 while the results named 1.5, and ``True``
+    played as 1. A whole float (``2.0``) is a whole number; a bool is no number."""
+    for name, declared in _declared_types(init).items():
+        if name in given and not _fits(given[name], declared):
+            what = {int: "a whole number", float: "a number", str: "text"}[declared]
+            raise ValueError(f"parameter {name!r}: expected {what}, not {given[name]!r}")
+
+
+@cache
+def _declared_types(init: Callable[..., None]) -> dict[str, type]:
+    """The named parameters of ``init`` declared ``int``, ``float`` or ``str``."""
+    named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return {name: p.annotation
+            for name, p in inspect.signature(init, eval_str=True).parameters.items()
+            if p.kind in named and p.annotation in (int, float, str)}
+
+
+def _fits(value: Any, declared: type) -> bool:
+    if declared is str:
+        return isinstance(value, str)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return declared is float or isinstance(value, int) or value.is_integer()
+
+
 def check_policy(name: str) -> None:
     """Refuse a policy name that is not one of ``POLICIES``."""
     if name not in POLICIES:
@@ -68,6 +98,15 @@ def check_judge(name: str) -> None:
     """Refuse a judge name that is not one of ``JUDGES``."""
     if name not in JUDGES:
         raise ValueError(f"judge {name!r}: expected one of {', '.join(JUDGES)}")
+
+
+def check_model(path: str) -> None:
+    """Refuse a value model file that cannot be read when the bot is made, before any game is
+    played (``ModelError``, one line naming the file), rather than at its first question."""
+    if path:
+        from zsim.learn.model import load
+
+        load(path)
 
 
 def policy(name: str, weights: dict[str, float]) -> Strategy:

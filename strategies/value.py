@@ -41,7 +41,7 @@ from zsim.rules import scoring
 from zsim.strategies.base import Strategy
 from zsim.strategies.heuristic import HeuristicStrategy
 from zsim.strategies.mcts import searched_kinds
-from zsim.strategies.search import margin, preferred
+from zsim.strategies.search import check_model, check_types, margin, preferred
 from zsim.view import PlayerView
 
 TARGETS = ("margin", "win")
@@ -56,16 +56,14 @@ class ValueStrategy(HeuristicStrategy):
 
     def __init__(self, model: str = "", samples: int = 1, width: int = 3,
                  target: str = "margin", kinds: str = "turn", **weights: float) -> None:
+        check_types(ValueStrategy.__init__, locals())
         if samples < 1:
             raise ValueError(f"samples={samples}: expected at least 1")
         if width < 0:
             raise ValueError(f"width={width}: expected 0 (every option) or more")
         if target not in TARGETS:
             raise ValueError(f"target {target!r}: expected one of {', '.join(TARGETS)}")
-        if model:  # a file that cannot be read is refused before any game (one line)
-            from zsim.learn.model import load
-
-            load(model)
+        check_model(model)
         valued = None if kinds == "every" else searched_kinds(kinds)
         super().__init__(**weights)
         self.model, self.samples, self.width = str(model), int(samples), int(width)

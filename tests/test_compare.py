@@ -176,3 +176,12 @@ def test_rows_of_too_few_paired_games_are_named_not_drawn():
     labels = [t.get_text() for t in figure.figure.axes[0].get_yticklabels()]
     assert labels == ["a (2p) win rate"]
     assert "Too few paired games (fewer than 10) to draw: b (4p) win rate." in figure.caption
+
+@pytest.mark.parametrize("values", ["6,6", "6,06", "4,6,6.0"])
+def test_a_sweep_value_given_twice_is_refused_before_any_game(experiment, tmp_path, values):
+    out = tmp_path / "sweep"
+    result = CliRunner().invoke(main, ["sweep", f"rules.palace_vp={values}", "--experiment",
+                                       str(experiment), "--out", str(out)])
+    assert result.exit_code == 2
+    assert "rules.palace_vp: the value 6 is given twice" in result.output
+    assert "Traceback" not in result.output and not out.exists()

@@ -264,6 +264,30 @@ def test_player_count_tables_must_agree(box_copy: Path) -> None:
     assert "board.yaml: wall.tiers[3]: 3 players need 3 slots, found 2" in messages
 
 
+@pytest.mark.parametrize("key", ["hire_workers", "unlock_cost", "elixir_steps"])
+def test_a_rule_the_players_divide_by_may_not_be_0(box_copy: Path, key: str) -> None:
+    edit(box_copy, "board.yaml", lambda data: data["rules"].update({key: 0}))
+    result = run_check(box_copy)
+    assert result.exit_code != 0
+    assert f"board.yaml: rules.{key}: must be at least 1, got 0" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_whole_number_beyond_the_bound_is_refused_naming_its_key(box_copy: Path) -> None:
+    """A number too large for a 64-bit column played, then failed to be written."""
+    def huge(data: Any) -> None:
+        data["abilities"]["vp_governors"]["options"][0][0]["per"] = 10**23
+
+    edit(box_copy, "abilities.yaml", huge)
+    edit(box_copy, "board.yaml", lambda data: data["rules"]["small_tokens"].update({3: -10**9}))
+    result = run_check(box_copy)
+    assert result.exit_code != 0
+    assert ("abilities.yaml: abilities.vp_governors.options[0][0].per: "
+            f"{10**23} is out of range") in result.output
+    assert f"board.yaml: rules.small_tokens: {-10**9} is out of range" in result.output
+    assert "Traceback" not in result.output
+
+
 def test_bad_effect_parameter_is_located(box_copy: Path) -> None:
     def bad(data: Any) -> None:
         data["abilities"]["ship_1"]["options"][0][0]["steps"] = "far"

@@ -289,3 +289,15 @@ def test_the_value_bot_leaves_the_kinds_it_does_not_value_to_the_heuristic(train
     bot = resolve(value_bot(trained, kinds="turn", width=2))
     assert bot.choose(view, decision) == resolve("greedy").choose(view, decision)
     assert bot.forks and bot.valued == {"turn"}
+
+
+@pytest.mark.parametrize("hidden", ["0,-3", "64,0", "big", ","])
+def test_bad_hidden_sizes_are_refused_before_any_game(tmp_path, hidden):
+    out = tmp_path / "model"
+    result = CliRunner().invoke(main, ["train", "--out", str(out), "--games", "2", "-n", "2",
+                                       "--learner", "mlp", "--hidden", hidden, "--jobs", "1",
+                                       "--quiet"])
+    assert result.exit_code == 2
+    assert f"Invalid value for --hidden: {hidden!r}: expected sizes like 64 or 128,32, each " \
+           "at least 1" in result.output
+    assert not out.exists()

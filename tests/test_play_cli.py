@@ -59,3 +59,39 @@ def test_play_solo_against_lisi(level):
     assert [p["strategy"] for p in players] == ["greedy", f"lisi-{level}"]
     for player in players:
         assert sum(player[c] for c in CATEGORIES) == player["vp_total"]
+
+
+BOOM = "tests.test_runner:Boom"  # raises RuntimeError("boom") at its first question
+
+
+def test_play_names_the_strategy_that_failed_in_one_line():
+    out = CliRunner().invoke(main, ["play", "-n", "2", "-s", BOOM, "-s", "random"])
+    assert out.exit_code == 1
+    assert out.output.strip().splitlines() == [
+        f"Error: strategy '{BOOM}' (seat 0) failed at a 'start_tile' decision: "
+        "RuntimeError: boom"]
+
+
+def test_replay_of_a_game_a_strategy_failed_names_it_in_one_line(tmp_path):
+    run = tmp_path / "run"
+    played = CliRunner().invoke(main, ["run", "--games", "1", "-n", "2", "-s", BOOM, "-s",
+                                       "random", "--jobs", "1", "--max-failures", "1",
+                                       "--out", str(run), "--quiet"])
+    assert played.exit_code == 0, played.output
+    failure = json.loads((run / "failures.jsonl").read_text().splitlines()[0])
+    out = CliRunner().invoke(main, ["replay", str(run), "--game", "0"])
+    assert out.exit_code == 1
+    assert out.output.strip().splitlines()[-1] == (
+        f"Error: strategy '{BOOM}' (seat {failure['seat']}) failed at a "
+        f"'{failure['decision']}' decision: {failure['error']}")
+
+
+
+@pytest.mark.parametrize("args", [["-s", "lisi-1", "-s", "lisi-2"],
+                                  ["-n", "3", "-s", "lisi-1", "-s", "random"]])
+def test_li_si_out_of_a_two_seat_game_is_refused_in_one_line(args):
+    out = CliRunner().invoke(main, ["play", *args])
+    assert out.exit_code == 2
+    assert "Error: Invalid value for --strategy: lisi-1: Li Si plays only in a 2-seat game " \
+           "against one player" in out.output
+    assert "Traceback" not in out.output

@@ -263,3 +263,8 @@ def test_cli_errors_are_one_clear_line(small_run, tmp_path):
     result = CliRunner().invoke(main, ["rate", str(small_run), "--figure",
                                        str(tmp_path / "no" / "such" / "dir.png")])
     assert result.exit_code == 1 and "cannot be written" in result.output
+    nowhere = tmp_path / "no" / "such" / "x.csv"
+    result = CliRunner().invoke(main, ["rate", str(small_run), "--csv", str(nowhere)])
+    assert result.exit_code == 1
+    assert result.output.startswith(f"Error: --csv {nowhere}: cannot be written (")
+    assert len(result.output.splitlines()) == 1

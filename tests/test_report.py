@@ -274,6 +274,17 @@ def test_a_run_json_of_another_format_is_refused(tiny_run, tmp_path, change, mes
     assert len(result.output.splitlines()) == 1
 
 
+@pytest.mark.parametrize("where", ["afile/sub", "/proc/zsim-report"])
+def test_an_out_that_cannot_be_made_is_one_line_naming_it(tiny_run, tmp_path, where):
+    (tmp_path / "afile").write_text("mine")
+    out = tmp_path / where
+    result = CliRunner().invoke(main, ["report", str(tiny_run), "--out", str(out)])
+    assert result.exit_code == 1
+    assert result.output.startswith(f"Error: --out {out}: cannot be written (")
+    assert len(result.output.splitlines()) == 1
+    assert (tmp_path / "afile").read_text() == "mine"
+
+
 def test_a_non_report_directory_is_not_overwritten(run_dir, tmp_path):
     (tmp_path / "busy").mkdir()
     (tmp_path / "busy" / "notes.txt").write_text("mine")

@@ -133,6 +133,11 @@ def test_default_experiment_loads():
     ("colour: red\n", "key 'colour'"),
     ("variants: {mausoleum: huge}\n", "key 'variants'"),
     ("seats: fixed\nplayers: [2]\nstrategies: [random, random, random]\n", "fixed"),
+    ("games: 2\ngames: 3\n", "key 'games' is given twice (lines 1 and 2)"),
+    ("seed: true\n", "key 'seed': expected a number, not true"),
+    ("players: [2, false]\n", "key 'players': expected a number"),
+    ("name: ../../escaped\n", "key 'name': '../../escaped' is not a plain name"),
+    ("name: a/b\n", "key 'name': 'a/b' is not a plain name"),
 ])
 def test_bad_experiment_files_name_the_file_and_key(tmp_path, text, message):
     path = tmp_path / "bad.yaml"

@@ -262,7 +262,7 @@ def test_a_budget_in_seconds_plays_a_game(box):
     ("mcts(rollout='mcts')", "rollout 'mcts': expected one of heuristic, distilled, basic"),
     ("mcts(iterations=0)", "iterations"),
     ("mcts(horizon=-1)", "horizon"),
-    ("mcts(depth=3)", "unknown parameter 'depth'"),
+    ("mcts(depth=3)", "has no parameter 'depth'"),
     ("lookahead(samples=0)", "samples"),
     ("lookahead(palaces=-1)", "palaces"),
     ("mcts(root='tree')", "root"),
@@ -272,10 +272,31 @@ def test_a_budget_in_seconds_plays_a_game(box):
     ("mcts(leaf='oracle', horizon=1)", "leaf"),
     ("mcts(judge='basic')", "judge 'basic': expected one of heuristic, distilled"),
     ("mcts(last=-1)", "last must not be negative"),
+    ("mcts(leaf='model', horizon=2, model='/no/such/file.npz')",
+     r"^strategy 'mcts': model file /no/such/file.npz: no such file$"),
+    ("mcts(iterations='a')", r"^strategy 'mcts': parameter 'iterations': expected a whole "
+                             r"number, not 'a'$"),
+    ("mcts(iterations=[1])", r"^strategy 'mcts': parameter 'iterations': expected a whole "
+                             r"number, not \[1\]$"),
+    ("mcts(iterations=1.5)", r"'iterations': expected a whole number, not 1.5$"),
+    ("mcts(iterations=True)", r"'iterations': expected a whole number, not True$"),
+    ("mcts(exploration='high')", r"'exploration': expected a number, not 'high'$"),
+    ("mcts(root=1)", r"^strategy 'mcts': parameter 'root': expected text, not 1$"),
+    ("lookahead(width=None)", r"^strategy 'lookahead': parameter 'width': expected a whole"),
+    ("rollout(rollouts=2.5)", r"^strategy 'rollout': parameter 'rollouts': expected a whole"),
+    ("rollout(policy=3)", r"^strategy 'rollout': parameter 'policy': expected text, not 3$"),
+    ("value(samples=False)", r"^strategy 'value': parameter 'samples': expected a whole number"),
+    ("mcts(foo=1)", r"^strategy 'mcts' has no parameter 'foo'; its parameters: iterations, "
+                    r"seconds, .*, last; and the heuristic's: patience, vp, .*, unrest$"),
 ])
 def test_bad_parameters_are_refused_naming_them(spec, message):
     with pytest.raises(UnknownStrategy, match=message):
         resolve(spec)
+
+
+def test_a_whole_float_is_a_whole_number_and_an_int_is_a_number():
+    bot = resolve("mcts(iterations=2.0, exploration=2)")
+    assert bot.iterations == 2 and bot.exploration == 2.0
 
 
 HALVING = "mcts(root='halving', iterations=8, width=4, horizon=1)"

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import ast
 import pickle
+import re
 import textwrap
 from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from click.testing import CliRunner
 
 from zsim.cli import main
@@ -151,6 +153,8 @@ def test_inline_and_file_parameters(tmp_path: Path) -> None:
     ("greedy(walls=__import__('os').getcwd())", StrategyParameterError, "literal value"),
     ("greedy(walls=-1)", StrategyParameterError, "walls"),
     ("greedy(patience=1.5)", StrategyParameterError, "patience"),
+    ("greedy(walls=1e308)", StrategyParameterError,
+     r"^strategy 'greedy': .*parameter 'walls': Input should be less than or equal to 1000000$"),
     ("random(speed=2)", StrategyParameterError, "no parameter 'speed'; its parameters: none"),
     ("greedy@missing.yaml", StrategyParameterError, "cannot read parameter file"),
 ])
@@ -191,6 +195,33 @@ def test_an_unknown_weight_names_the_file_and_key(tmp_path: Path) -> None:
     (tmp_path / "other.yaml").write_text("description: y\nextends: typo\n")
     with pytest.raises(UnknownStrategy, match="a cycle"):
         resolve(str(path))
+
+
+@pytest.mark.parametrize("parent", ["sy/y7.yaml", "../../etc/passwd", "..", "a\\b", "a\0b"])
+def test_extends_names_a_bot_not_a_path(tmp_path: Path, parent: str) -> None:
+    path = tmp_path / "child.yaml"
+    path.write_text(yaml.safe_dump({"description": "x", "extends": parent}))
+    with pytest.raises(UnknownStrategy, match=rf"^{re.escape(str(path))}: extends: .* is not a "
+                                              r"bot name: name a bot of .* \(no folders\)$"):
+        resolve(str(path))
+
+
+def test_a_weight_given_twice_is_refused_naming_the_file_and_key(tmp_path: Path) -> None:
+    path = tmp_path / "twice.yaml"
+    path.write_text("description: x\nweights:\n  walls: 2\n  walls: 3\n")
+    with pytest.raises(UnknownStrategy, match=r"twice\.yaml: cannot read the bot: key 'walls' "
+                                              r"is given twice \(lines 3 and 4\)$"):
+        resolve(str(path))
+
+
+def test_a_weight_too_large_to_add_up_is_refused_naming_it(tmp_path: Path) -> None:
+    path = tmp_path / "huge.yaml"
+    path.write_text("description: x\nweights: {walls: 1.0e+308, palaces: 1.0e+308}\n")
+    with pytest.raises(UnknownStrategy, match=r"huge\.yaml: parameter 'palaces': Input should "
+                                              r"be less than or equal to 1000000$"):
+        resolve(str(path))
+    path.write_text("description: x\nweights: {walls: 1000000}\n")
+    assert resolve(str(path)).params["walls"] == 1e6
 
 
 def test_archetypes_are_weightings_of_one_heuristic_and_no_two_alike() -> None:

@@ -245,6 +245,11 @@ def test_tune_refuses_bad_input_with_one_line() -> None:
     assert result.exit_code != 0 and "not a directory of zsim tune" in result.output
     result = runner.invoke(main, ["tune"])
     assert result.exit_code != 0 and "--out DIR" in result.output
+    for players in ("0", "7"):
+        result = runner.invoke(main, ["tune", "--out", "x", "--players", players])
+        assert result.exit_code == 2
+        assert f"Invalid value for '--players': {players} is not in the range 2<=x<=4" \
+            in result.output
 
 
 # --- zsim exploit ----------------------------------------------------------------------------

@@ -69,7 +69,13 @@ def test_shipped_variant_files_load():
     (["rules.large_token_value=0"], "rules.large_token_value: must be at least 1, got 0"),
     (["rules.starting_tiles_dealt=0"], "rules.starting_tiles_dealt: must be at least 1"),
     (["rules.small_tokens={2: -1, 3: 11, 4: 13}"], r"rules.small_tokens\[2\]: must be at least 0"),
-    (["rules.hire_workers=-1"], "rules.hire_workers: must be at least 0"),
+    (["rules.hire_workers=-1"], "rules.hire_workers: must be at least 1"),
+    (["rules.hire_workers=0"], "rules.hire_workers: must be at least 1, got 0"),
+    (["rules.unlock_cost=0"], "rules.unlock_cost: must be at least 1, got 0"),
+    (["rules.elixir_steps=0"], "rules.elixir_steps: must be at least 1, got 0"),
+    (["rules.palace_vp=99999999999999999999999"],
+     "rules.palace_vp: 99999999999999999999999 is out of range"),
+    (["rules.extra_soldier_vp=[0, 1, 1000000000]"], "rules.extra_soldier_vp: 1000000000 is out"),
 ])
 def test_variants_that_break_a_bound_of_the_rules_are_refused_by_key(entries, message):
     with pytest.raises(BoxError, match=message):

@@ -59,5 +59,18 @@ def seat_game(names: Sequence[str], players: int = 4, seed: int = 1,
     seats = lineup(names, players, solo, lisi_level)
     chosen = parse_variants(variants)
     box = chosen.load_box(Path(box_dir) if box_dir else default_box_dir())
-    return SeatedGame(box=box, options=chosen.game_options(),
-                      strategies=[resolve(name) for name in seats], seed=seed)
+    strategies: list[Player | LiSiSeat] = [resolve(name) for name in seats]
+    _check_lisi(seats, strategies)
+    return SeatedGame(box=box, options=chosen.game_options(), strategies=strategies, seed=seed)
+
+
+def _check_lisi(names: list[str], strategies: Sequence[object]) -> None:
+    """Li Si plays one of two seats: refused here, by name, rather than when the game is set
+    up (a traceback)."""
+    from zsim.rules.lisi import LiSiSeat
+
+    solo = [name for name, s in zip(names, strategies, strict=True) if isinstance(s, LiSiSeat)]
+    if solo and (len(names) != 2 or len(solo) != 1):
+        raise LineupError(f"{solo[0]}: Li Si plays only in a 2-seat game against one player "
+                          f"(--solo, or -n 2 with one lisi-LEVEL); the lineup is "
+                          f"{', '.join(names)}")

@@ -256,14 +256,20 @@ def _options(variants: Any) -> GameOptions:
 
 
 def _read_state(data: dict[str, Any], state: GameState, ids: dict[str, int], box: Box) -> None:
+    rules = box.board.rules
+    highest = {"round": rules.rounds,
+               "step": 3 * rules.cards_per_suit_per_round * state.n}  # the turns of a round
     for key in ("round", "step"):
         if key in data:
-            setattr(state, key, _int(data, key))
+            value = _int(data, key)
+            if not 0 <= value <= highest[key]:
+                raise PositionError(f"{key}: {value}; expected 0 to {highest[key]}")
+            setattr(state, key, value)
     if "stage" in data:
         if data["stage"] not in STAGES:
             raise PositionError(f"stage: {data['stage']!r}; one of {', '.join(STAGES)}")
         state.stage = STAGES.index(data["stage"])
-    placed: set[int] = set()
+    placed: dict[int, str] = {}
     board = data.get("board", {})
     if not isinstance(board, dict):
         raise PositionError("board: expected a mapping of the table's fields")
@@ -286,7 +292,7 @@ def _read_state(data: dict[str, Any], state: GameState, ids: dict[str, int], box
     if "hands" in data:
         state.hands = _value("hands", "hands", data["hands"], state.hands, ids, box, placed)
     if "decks" in data:
-        state.decks = _value("decks", "decks", data["decks"], state.decks, ids, box, set())
+        state.decks = _value("decks", "decks", data["decks"], state.decks, ids, box, placed)
     else:  # the cards placed elsewhere leave the decks a fresh setup dealt
         state.decks = [[c for c in deck if c not in placed] for deck in state.decks]
 
@@ -343,7 +349,7 @@ def _fill_supplies(board: dict[str, Any], players: list[Any], state: GameState,
 
 
 def _value(where: str, field: str, value: Any, before: Any, ids: dict[str, int], box: Box,
-           placed: set[int]) -> Any:
+           placed: dict[int, str]) -> Any:
     """A field's value read back into the state's own types."""
     if where == "board.walls":
         return [_section(f"{where}[{i}]", v) for i, v in enumerate(_list(where, value))]
@@ -351,6 +357,8 @@ def _value(where: str, field: str, value: Any, before: Any, ids: dict[str, int],
         return [_spot(f"{where}[{i}]", v) for i, v in enumerate(_list(where, value))]
     if field == "lisi":
         return None if value is None else _lisi(where, value, box)
+    if field == "emperor":  # marks on cards of the tableaux: no place of their own
+        return _card_ids(where, value, ids, {})
     if field in CARD_FIELDS:
         return _card_ids(where, value, ids, placed)
     if isinstance(before, dict):
@@ -368,20 +376,24 @@ def _list(where: str, value: Any) -> list[Any]:
     return value
 
 
-def _card_ids(where: str, value: Any, ids: dict[str, int], placed: set[int]) -> Any:
+def _card_ids(where: str, value: Any, ids: dict[str, int], placed: dict[int, str]) -> Any:
     if isinstance(value, dict):
         return {_card(where, k, ids, placed): v for k, v in value.items()}
     if isinstance(value, list):
-        return [_card_ids(where, v, ids, placed) for v in value]
+        return [_card_ids(f"{where}[{i}]", v, ids, placed) for i, v in enumerate(value)]
     return _card(where, value, ids, placed)
 
 
-def _card(where: str, name: Any, ids: dict[str, int], placed: set[int]) -> int:
+def _card(where: str, name: Any, ids: dict[str, int], placed: dict[int, str]) -> int:
+    """A card's id; a card already placed elsewhere (``placed``: card -> where) is refused:
+    a game with two copies of one card plays on with more cards than the box has."""
     card = ids.get(name) if isinstance(name, str) else None
     if card is None:
         raise PositionError(f"{where}: no card is called {name!r} (cards are named as "
                             "'Writing 12', 'Alchemist a1'...)")
-    placed.add(card)
+    if card in placed:
+        raise PositionError(f"{where}: {name!r} is placed twice (also in {placed[card]})")
+    placed[card] = where
     return card
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from zsim.yamlload import AliasBomb, safe_load
+from zsim.yamlload import AliasBomb, DuplicateKey, safe_load
 
 
 def read_yaml(path: Path, error: type[Exception]) -> Any:
@@ -19,7 +19,7 @@ def read_yaml(path: Path, error: type[Exception]) -> Any:
         raise error(f"{path}: cannot read: {problem.strerror}") from None
     except UnicodeDecodeError:
         raise error(f"{path}: not a YAML file: it is not UTF-8 text") from None
-    except AliasBomb as problem:
+    except (AliasBomb, DuplicateKey) as problem:
         raise error(f"{path}: {problem}") from None
     except yaml.YAMLError as problem:
         raise error(f"{path}: not valid YAML: {problem}") from None

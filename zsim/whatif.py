@@ -92,7 +92,23 @@ def sweep_values(spec: str) -> tuple[str, list]:
         raise ExperimentError(f"cannot read the values of {spec!r}: {error}") from error
     if len(parsed) < 2:
         raise ExperimentError(f"{spec!r}: give at least two values")
+    _refuse_repeats(key.strip(), parsed)
     return key.strip(), parsed
+
+
+def _refuse_repeats(key: str, values: list) -> None:
+    """Refuse a value given twice (``6,6``, or ``6,06`` read as YAML): its two batches would
+    be the same games, and the tables keyed by value could not tell them apart (the sweep
+    failed after playing every game)."""
+    def show(value: object) -> str:
+        return value if isinstance(value, str) else json.dumps(value)
+
+    for i, value in enumerate(values):
+        if value in values[:i]:
+            first = show(values[values.index(value)])
+            again = "" if show(value) == first else f" (again as {show(value)})"
+            raise ExperimentError(f"{key}: the value {first} is given twice{again}; give each "
+                                  "value once")
 
 
 def sweep_experiments(base: Experiment, key: str, values: Sequence) -> list[tuple[str, Experiment]]:

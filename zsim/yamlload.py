@@ -57,12 +57,41 @@ def check_expansion(root: yaml.Node | None, limit: int = MAX_NODES) -> None:
             raise AliasBomb("refused: nested too deeply") from None
 
 
+class DuplicateKey(yaml.YAMLError):
+    """A key given twice in one mapping: ``yaml.safe_load`` keeps the last one silently, so
+    ``games: 2`` then ``games: 3`` played 3 games with no word of the 2."""
+
+
+def check_duplicates(root: yaml.Node | None) -> None:
+    """Raise ``DuplicateKey`` naming the first key given twice in a mapping, with its lines."""
+    seen: set[int] = set()
+    todo = [root] if root is not None else []
+    while todo:
+        node = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            first: dict[Any, int] = {}
+            for key, value in node.value:
+                name = key.value if isinstance(key, yaml.ScalarNode) else id(key)
+                if name in first:
+                    raise DuplicateKey(f"key {name!r} is given twice (lines {first[name]} and "
+                                       f"{key.start_mark.line + 1})")
+                first[name] = key.start_mark.line + 1
+                todo.append(value)
+        elif isinstance(node, yaml.SequenceNode):
+            todo.extend(node.value)
+
+
 def safe_load(text: str) -> Any:
-    """``yaml.safe_load``, refusing alias bombs (``AliasBomb``, a ``yaml.YAMLError``)."""
+    """``yaml.safe_load``, refusing alias bombs (``AliasBomb``) and keys given twice
+    (``DuplicateKey``), both ``yaml.YAMLError``."""
     loader = LOADER(text)
     try:
         root = loader.get_single_node()
         check_expansion(root)
+        check_duplicates(root)
         return None if root is None else loader.construct_document(root)
     finally:
         loader.dispose()

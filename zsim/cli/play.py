@@ -4,11 +4,13 @@ position text (``--from``), or what bots would answer there (``--ask``)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import click
 
 from zsim.components import BoxError, default_box_dir
+from zsim.consult import blame
 from zsim.decisions import IllegalChoice
 from zsim.describe import describe, question
 from zsim.game import NOT_OFFERED, Game, GameResult, as_offered, play_game
@@ -81,6 +83,10 @@ def command(players: int, seed: int, strategy_names: tuple[str, ...], variants: 
             result = _play_to_page(seated, html)
     except (IllegalChoice, OptionError, ModelError) as error:
         raise click.ClickException(str(error)) from error
+    except click.ClickException:
+        raise  # the page's own message, written
+    except Exception as error:
+        raise failed(error, strategies) from error
     if as_json:
         click.echo(json.dumps(result_json(result), indent=2))
     else:
@@ -121,6 +127,8 @@ def _from_position(path: Path, names: tuple[str, ...], variants: tuple[str, ...]
         result = game.play(seats)  # type: ignore[arg-type]
     except IllegalChoice as error:
         raise click.ClickException(str(error)) from error
+    except Exception as error:
+        raise failed(error, seats) from error
     if as_json:
         click.echo(json.dumps(result_json(result), indent=2))
         return
@@ -173,14 +181,28 @@ def _ask(game: Game, specs: tuple[str, ...], path: Path) -> None:
                 click.echo(f"    ... and {len(ranked) - SHOWN} more options")
 
 
+def failed(error: Exception, strategies: Sequence[object]) -> click.ClickException:
+    """One line for a game that stopped on an error: the strategy, its seat and the decision
+    kind it failed at (as ``zsim run`` records them in failures.jsonl), or the engine's own
+    failure; the traceback was of no use to a designer trying a bot."""
+    seat, kind = blame(error)
+    what = f"{type(error).__name__}: {error}"
+    if seat is None:
+        return click.ClickException(f"the game failed: {what}")
+    name = getattr(strategies[seat], "name", type(strategies[seat]).__name__)
+    at = f" at a {kind!r} decision" if kind else ""
+    return click.ClickException(f"strategy {name!r} (seat {seat}) failed{at}: {what}")
+
+
 def _play_to_page(seated: SeatedGame, html: Path) -> GameResult:
     """Play the game with its step record and write the viewer page (``zsim.viewer``)."""
     try:
         result, record = record_game(seated)
     except GameFailed as failure:
         _write(failure.record, html)
-        raise click.ClickException(f"the game failed ({failure}); {html} shows it up to the "
-                                   f"failure") from failure.error
+        message = failed(failure.error, seated.strategies).message
+        raise click.ClickException(f"{message}; {html} shows the game up to the failure") \
+            from failure.error
     _write(record, html)
     return result
 

@@ -64,7 +64,11 @@ def show_ratings(players: pd.DataFrame, csv_path: Path | None, figure_path: Path
     except RatingError as error:
         raise click.ClickException(str(error)) from error
     if csv_path is not None:
-        ratings.table.to_csv(csv_path, index=False)
+        try:
+            ratings.table.to_csv(csv_path, index=False)
+        except OSError as error:
+            raise click.ClickException(f"--csv {csv_path}: cannot be written "
+                                       f"({error.strerror or error})") from error
     if figure_path is not None:
         _draw(ratings, figure_path)
     if as_json:

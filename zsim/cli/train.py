@@ -57,11 +57,7 @@ def command(out: Path, games: int, players: int, strategies: tuple[str, ...],
     from zsim.runner.batch import RunFailed, RunInterrupted
     from zsim.runner.writer import OutputError
 
-    try:
-        sizes = tuple(int(size) for size in hidden.split(",") if size.strip())
-    except ValueError:
-        raise click.BadParameter(f"{hidden!r}: expected sizes like 64 or 128,32",
-                                 param_hint="--hidden") from None
+    sizes = _hidden_sizes(hidden)
     try:
         spec = train.experiment(games, players, list(strategies or train.DEFAULT_LINEUP), seed,
                                 jobs, parse_variants(variants).as_strings())
@@ -79,3 +75,16 @@ def command(out: Path, games: int, players: int, strategies: tuple[str, ...],
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(trained.path, target)
         click.echo(f"installed as {target}")
+
+
+def _hidden_sizes(hidden: str) -> tuple[int, ...]:
+    """The mlp's layer sizes, refused before any game is played when one is not a whole
+    number of at least 1 (the fit refused ``0,-3`` only once the games were played)."""
+    try:
+        sizes = tuple(int(size) for size in hidden.split(",") if size.strip())
+    except ValueError:
+        sizes = ()
+    if not sizes or min(sizes) < 1:
+        raise click.BadParameter(f"{hidden!r}: expected sizes like 64 or 128,32, each at "
+                                 "least 1", param_hint="--hidden")
+    return sizes

@@ -23,7 +23,7 @@ _SEARCH_OPTIONS = (
                                     "count (default: configs/experiments/default.yaml)."),
     click.option("--field", multiple=True, help="An opponent strategy spec (repeat; default: "
                                                  "the experiment's lineup)."),
-    click.option("--players", type=int, default=None,
+    click.option("--players", type=click.IntRange(2, 4), default=None,
                  help="Players per game (default: the experiment's first count)."),
     click.option("--trials", type=click.IntRange(min=1), default=None,
                  help="Finished trials to reach, over all sessions (default 60, or the "

@@ -121,11 +121,12 @@ def _board_problems(source: Source, board: Board) -> list[str]:
 
 # The least value of each rule that the engine counts or indexes with: a supply cannot be
 # negative, a player keeps one of the Starting tiles dealt, a large token is worth at least one
-# small one (tokens are counted in its units).
+# small one (tokens are counted in its units). A Hire brings, the Elixir action moves and an
+# unlock costs at least one: the players' estimates divide by these (a 0 failed every game).
 _RULE_MINIMUMS = {
-    "hire_workers": 0, "hire_unrest": 0, "palace_workers_here": 0,
-    "palace_workers_elsewhere": 0, "elixir_steps": 0, "small_token_keep": 0,
-    "large_token_value": 1, "unlock_cost": 0, "officials_per_type": 0, "governors": 0,
+    "hire_workers": 1, "hire_unrest": 0, "palace_workers_here": 0,
+    "palace_workers_elsewhere": 0, "elixir_steps": 1, "small_token_keep": 0,
+    "large_token_value": 1, "unlock_cost": 1, "officials_per_type": 0, "governors": 0,
     "palaces": 0, "walls": 0, "soldiers": 0, "soldiers_unlocked_at_start": 0,
     "starting_tiles_dealt": 1, "small_tokens": 0, "palace_spaces": 0,
     "governor_bonus_slots": 0, "governor_tiles_with_bonus": 0, "governor_blank_tiles": 0,

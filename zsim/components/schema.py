@@ -9,7 +9,7 @@ its record in ``zsim.rules.effects``.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union, get_args
+from typing import Annotated, Any, Literal, Union, get_args
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -30,10 +30,34 @@ CourtAction = Literal["recruit", "hire", "elixir", "palace", "governor", "wall"]
 Here = Literal["here"]
 
 
+# The largest whole number (either sign) a component may hold: far beyond any game, and well
+# inside the 64-bit columns of a run's tables (a larger one played, then failed to be written).
+INT_BOUND = 10**9
+
+
+def _within_bound(value: Any) -> Any:
+    """Refuse a whole number, in a field or in its tuple or table, of ``INT_BOUND`` or more
+    either side of 0 (a bool is a flag, not a number)."""
+    items = value.values() if isinstance(value, dict) else value
+    for item in items if isinstance(value, dict | tuple | list) else (value,):
+        if isinstance(item, dict | tuple | list):
+            _within_bound(item)
+        elif isinstance(item, int) and not isinstance(item, bool) and abs(item) >= INT_BOUND:
+            raise ValueError(f"{item} is out of range: a whole number here must lie strictly "
+                             f"between -{INT_BOUND:,} and {INT_BOUND:,}")
+    return value
+
+
 class Frozen(BaseModel):
-    """Base for every component model: immutable, unknown keys are errors."""
+    """Base for every component model: immutable, unknown keys are errors, and no whole number
+    is out of ``INT_BOUND`` (checked here once for every field of every model)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _numbers_within_bound(cls, value: Any) -> Any:
+        return _within_bound(value)
 
 
 class Assumable(Frozen):

@@ -71,6 +71,26 @@ class Experiment(BaseModel):
     isolate: list[str] = Field(default_factory=list)
     isolate_memory: int = Field(DEFAULT_MEMORY_MIB, ge=16)  # MiB
 
+    @field_validator("games", "players", "seed", "chunk_size", "jobs", "max_failures",
+                     "kingmaking", "isolate_memory", "decision_time_limit", "game_time_limit",
+                     mode="before")
+    @classmethod
+    def _no_flag_for_a_number(cls, value: Any) -> Any:
+        """``seed: true`` is a slip, not the seed 1 (pydantic reads a bool as a number)."""
+        items = value if isinstance(value, list) else [value]
+        if any(isinstance(item, bool) for item in items):
+            raise ValueError(f"expected a number, not {str(value).lower()}")
+        return value
+
+    @field_validator("name")
+    @classmethod
+    def _plain_name(cls, value: str) -> str:
+        """The run's directory is runs/NAME-TIMESTAMP: a name with a folder in it (``../x``)
+        wrote the run outside runs/."""
+        if not value or value in (".", "..") or any(c in value for c in "/\\\0"):
+            raise ValueError(f"{value!r} is not a plain name: no folders ('/'), no '..'")
+        return value
+
     @field_validator("players", mode="before")
     @classmethod
     def _one_or_several_counts(cls, value: Any) -> Any:

@@ -18,20 +18,18 @@ import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
 from zsim.components import Box
-from zsim.consult import consult
-from zsim.decisions import IllegalChoice
+from zsim.consult import blame
 from zsim.experience import kingmaking
 from zsim.experience.kingmaking import AnswerLog
 from zsim.experience.record import RECORD_FIELDS as EXPERIENCE_FIELDS
 from zsim.experience.record import ExperienceRecorder
 from zsim.game import RECORD_FIELDS, Game, GameResult
-from zsim.invariants import ScoreAuditError, violations
+from zsim.invariants import violations
 from zsim.options import GameOptions
 from zsim.runner import chunkfile, limits, recorders
 from zsim.runner.boxfiles import unpack_box
@@ -233,7 +231,7 @@ def _failed_game_row(plan: GamePlan, failure: dict[str, Any], seconds: float) ->
 
 def _failure(context: RunContext, plan: GamePlan, error: BaseException) -> dict[str, Any]:
     """The failure record: which game, who was being asked what, and the traceback."""
-    seat, decision = _blame(error)
+    seat, decision = blame(error)
     text = f"{type(error).__name__}: {error}"
     return {
         "run_id": context.run_id, "game": plan.index, "seed": plan.seed,
@@ -255,29 +253,6 @@ def killed(context: RunContext, overrun: Overrun) -> dict[str, Any]:
         "error": f"{TimeLimitExceeded.__name__}: {overrun.reason}",
         "traceback": "none: the process that played the game was killed",
     }
-
-
-def _blame(error: BaseException) -> tuple[int | None, str | None]:
-    """The seat and decision kind at fault, or (None, None) when the engine itself failed.
-
-    An illegal answer says so itself. Otherwise the exception is a strategy's when it came out
-    of the strategy call (``zsim.consult``, a Python frame in either build of the engine). The
-    outermost such call is the game's own; deeper ones are forks a search bot played inside its
-    call, whose seats are not the run's.
-    """
-    tb: TracebackType | None = error.__traceback__
-    while tb is not None:
-        frame = tb.tb_frame
-        if frame.f_code is consult.__code__:
-            decision = frame.f_locals.get("decision")
-            if decision is not None:
-                return decision.seat, decision.kind
-        tb = tb.tb_next
-    if isinstance(error, IllegalChoice):
-        return error.decision.seat, error.decision.kind
-    if isinstance(error, ScoreAuditError):  # the seat that gained what it never scored
-        return error.seat, None
-    return None, None
 
 
 def _ipc(table: pa.Table) -> bytes:
