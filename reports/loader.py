@@ -17,7 +17,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from zsim.runner.writer import RUN_JSON, DamagedRun, read_manifest
+from zsim.runner.writer import RUN_JSON, DamagedRun, check_tables, read_manifest
 
 REQUIRED: dict[str, set[str]] = {
     "players": {"run_id", "game", "seed", "n_players", "seat", "strategy", "vp_total", "rank",
@@ -148,6 +148,12 @@ def _load_one(run: Path) -> tuple[RunInfo, dict[str, pd.DataFrame]]:
     for name, required in OPTIONAL.items():
         if (run / f"{name}.parquet").is_file():
             frames[name] = _read_table(run, name, required)
+    try:  # the tables are this run's, whole, and hold numbers where the sections compute
+        check_tables(run, manifest, frames["games"], frames["players"],
+                     {name: frame for name, frame in frames.items()
+                      if name not in ("games", "players")})
+    except DamagedRun as error:
+        raise RunDirError(str(error)) from None
     return RunInfo(run, manifest, _read_failures(run)), frames
 
 

@@ -16,7 +16,7 @@ from types import SimpleNamespace
 import pytest
 
 from zsim.runner import processes, worker
-from zsim.runner.limits import TimeLimits
+from zsim.runner.limits import Overrun, TimeLimits
 
 PENDING = [(index, 10 * index, 10 * index + 10) for index in range(30)]
 
@@ -130,7 +130,7 @@ def test_a_game_over_its_limit_in_the_chunk_after_one_being_written_is_ended(mon
     worker_.tasks.extend([(0, 0, 10, {}), (1, 10, 20, {})])
     crew._crew = [worker_]
     crew._beats[0].game = 13
-    over = object()
+    over = Overrun(13, 1, "turn", "over its limit", 5.0)
     monkeypatch.setattr(processes.limits, "overrun", lambda beat, *rest: over)
     monkeypatch.setattr(crew, "_read", lambda worker: None)
     killed, started = [], []
@@ -139,3 +139,51 @@ def test_a_game_over_its_limit_in_the_chunk_after_one_being_written_is_ended(mon
     crew._end_overruns()
     assert killed == [worker_] and started == [0] and crew._crew == ["fresh"]
     assert list(crew._queue) == [(0, 0, 10, {}), (1, 10, 20, {13: over})]
+
+
+class _Dead:
+    """A worker process that died with exit code 0."""
+
+    exitcode = 0
+
+    def join(self, timeout: float | None = None) -> None:
+        pass
+
+
+def _dead_crew(monkeypatch, calling: int) -> tuple[processes._Crew, list[object]]:
+    """A crew of one worker that died playing game 13 of its second chunk, with the strategy
+    of seat ``calling`` answering (-1: none)."""
+    context = SimpleNamespace(limits=TimeLimits(0, 0), schedule=SimpleNamespace(
+        plan=lambda game: SimpleNamespace(strategies=("mine", "theirs"))))
+    crew = processes._Crew(context, Path("."), 1)  # type: ignore[arg-type]
+    worker_ = processes._Worker(0, _Dead(), _Pipe())  # type: ignore[arg-type]
+    worker_.tasks.extend([(0, 0, 10, {}), (1, 10, 20, {})])
+    crew._crew = [worker_]
+    beat = crew._beats[0]
+    beat.game, beat.calling, beat.calling_kind, beat.started = 13, calling, b"turn", 0.0
+    killed: list[object] = []
+    monkeypatch.setattr(processes, "_kill", lambda worker: killed.append(worker))
+    monkeypatch.setattr(crew, "_start", lambda slot: "fresh")
+    return crew, killed
+
+
+def test_a_worker_that_dies_while_a_strategy_answers_is_replaced_and_its_game_failed(
+        monkeypatch):
+    crew, killed = _dead_crew(monkeypatch, calling=1)
+    dead = crew._crew[0]
+    crew._lost(dead)
+    assert killed == [dead] and crew._crew == ["fresh"]
+    first, (index, start, stop, ended) = crew._queue
+    assert first == (0, 0, 10, {}) and (index, start, stop) == (1, 10, 20)
+    over = ended[13]
+    assert (over.game, over.seat, over.kind, over.cause) == (13, 1, "turn", "ProcessDied")
+    assert over.reason == ("the process playing the game died (exit code 0) while strategy "
+                           "'theirs' (seat 1) was deciding 'turn', so the runner started "
+                           "another in its place")
+
+
+def test_a_worker_that_dies_outside_any_strategy_call_stops_the_run(monkeypatch):
+    crew, killed = _dead_crew(monkeypatch, calling=-1)
+    with pytest.raises(processes.WorkerLost, match=r"a worker process died \(exit code 0\)"):
+        crew._lost(crew._crew[0])
+    assert not killed and not crew._queue

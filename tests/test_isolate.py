@@ -23,7 +23,7 @@ from zsim.runner.batch import start_run
 from zsim.runner.experiment import parse_experiment
 
 BOTS = '''
-import gc, time
+import gc, os, signal, time
 from zsim.game import Game
 from zsim.strategies.base import Strategy
 from zsim.strategies.random_bot import RandomStrategy
@@ -61,6 +61,14 @@ class Sleeper(RandomStrategy):
                     time.sleep(1)
                 except BaseException:
                     pass
+        return super().choose(view, decision)
+
+
+class KillsParent(RandomStrategy):
+    """Kills the process that started it: isolated, the worker playing its game."""
+
+    def choose(self, view, decision):
+        os.kill(os.getppid(), signal.SIGKILL)
         return super().choose(view, decision)
 
 
@@ -142,6 +150,16 @@ def test_an_isolated_bot_that_will_not_answer_is_killed_at_the_decision_limit(tm
     failures = _failures(tmp_path / "run")
     assert len(failures) == 3 and {f["strategy"] for f in failures} == {sleeper}
     assert all(f["decision"] == "start_tile" for f in failures)
+
+
+def test_an_isolated_bot_that_kills_its_worker_fails_its_games_and_the_run_goes_on(tmp_path,
+                                                                                   bots):
+    killer = f"{bots}:KillsParent"
+    _run(tmp_path / "run", [killer, "random"], [killer], games=3, max_failures=3)
+    failures = _failures(tmp_path / "run")
+    assert len(failures) == 3 and {f["strategy"] for f in failures} == {killer}
+    assert all(f["decision"] == "start_tile" and f["error"].startswith("ProcessDied")
+               and "killed by SIGKILL" in f["error"] for f in failures)
 
 
 @pytest.mark.parametrize("isolate, said", [

@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import pytest
 from click.testing import CliRunner
 
@@ -103,3 +104,78 @@ def test_a_sound_run_json_reads_as_written_and_older_ones_without_the_newer_keys
     assert "tail_pieces" not in read_manifest(older / "run.json")
     result = CliRunner().invoke(main, ["replay", str(older), "--game", "1"])
     assert result.exit_code == 0, result.output
+
+
+# --- the tables beside it --------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def another(tmp_path_factory) -> Path:
+    """A run of the same lineup on other seeds: its tables are not ``finished``'s."""
+    out = tmp_path_factory.mktemp("runs") / "other"
+    start_run(Experiment(games=4, players=[2], strategies=["random"], seed=4, jobs=1,
+                         chunk_size=2), out)
+    return out
+
+
+def rewrite(name: str, change: Any) -> Any:
+    """A damage: ``name``.parquet read, changed by ``change`` and written back."""
+    def damage(run: Path, other: Path) -> None:
+        path = run / f"{name}.parquet"
+        change(pd.read_parquet(path)).to_parquet(path)
+    return damage
+
+
+def copy_from_other(name: str) -> Any:
+    return lambda run, other: shutil.copy(other / f"{name}.parquet", run / f"{name}.parquet")
+
+
+TABLE_READERS = ("resume", "report", "rate", "power", "regress")
+TABLE_DAMAGES = [
+    (copy_from_other("players"), "players", "holds rows of run", TABLE_READERS),
+    (rewrite("players", lambda p: p.assign(vp_total=p["vp_total"].astype(str))), "players",
+     "column 'vp_total' holds", TABLE_READERS),
+    (rewrite("players", lambda p: p.iloc[:0]), "players", "no rows, but games.parquet has 4",
+     TABLE_READERS),
+    (rewrite("players", lambda p: p.iloc[1:]), "players", "not a row per player",
+     TABLE_READERS),
+    (rewrite("games", lambda g: g.iloc[:2]), "games", "holds 2 rows of 2 games, not the 4",
+     (*TABLE_READERS, "replay")),
+    (lambda run, other: (run / "games.parquet").write_bytes(b"not parquet"), "games",
+     "cannot be", (*TABLE_READERS, "replay")),
+    (lambda run, other: (run / "games.parquet").unlink(), "games", "missing", TABLE_READERS),
+]
+
+
+@pytest.mark.parametrize("damage, table, message, readers", TABLE_DAMAGES)
+def test_every_reader_of_a_table_not_the_runs_own_names_the_file_in_one_line(
+        finished, another, tmp_path, damage, table, message, readers):
+    run = tmp_path / "run"
+    shutil.copytree(finished, run)
+    damage(run, another)
+    before = {p.name: p.read_bytes() for p in run.iterdir() if p.is_file()}
+    commands = {"resume": ["run", "--resume", str(run)],
+                "replay": ["replay", str(run), "--game", "0"],
+                "report": ["report", str(run), "--out", str(tmp_path / "report")],
+                "rate": ["rate", str(run)], "power": ["power", str(run)],
+                "regress": ["regress", "--baseline", str(run), "--against", str(finished)]}
+    for reader in readers:
+        result = CliRunner().invoke(main, commands[reader])
+        assert result.exit_code != 0, (reader, result.output)
+        assert result.exception is None or isinstance(result.exception, SystemExit), reader
+        lines = result.output.strip().splitlines()
+        assert len(lines) == 1 and str(run) in lines[0] and f"{table}.parquet" in lines[0] \
+            and message in lines[0], (reader, result.output)
+    assert {p.name: p.read_bytes() for p in run.iterdir() if p.is_file()} == before
+
+
+def test_a_run_whose_every_game_failed_is_refused_by_power_in_one_line(finished, tmp_path):
+    run = tmp_path / "run"
+    shutil.copytree(finished, run)
+    games = pd.read_parquet(run / "games.parquet").assign(failed=True)
+    games.to_parquet(run / "games.parquet")
+    pd.read_parquet(run / "players.parquet").iloc[:0].to_parquet(run / "players.parquet")
+    result = CliRunner().invoke(main, ["power", str(run)])
+    assert result.exit_code == 1 and result.output.strip().splitlines() == [
+        f"Error: {run}: no game finished, so there is no variance to measure (see its "
+        f"failures.jsonl)"]

@@ -738,27 +738,76 @@ def test_replay_warns_when_the_code_or_bots_changed_since_the_run(small_run, tmp
 
 
 class DiesOnce(RandomStrategy):
-    """The random bot, except that the first time it plays it kills its process, as a crash or
-    the kernel's out-of-memory killer would."""
+    """The random bot, except that the first time it plays it ends its process: with
+    ``os._exit`` (any code, 0 included), or a signal to itself."""
 
-    def __init__(self, mark: Path) -> None:
-        self.mark = mark
+    def __init__(self, mark: Path, how: str = "exit 9") -> None:
+        self.mark, self.how = mark, how
 
     def choose(self, view: PlayerView, decision: Decision) -> Any:
         if not self.mark.exists():
             self.mark.touch()
-            os._exit(9)
+            what, value = self.how.split()
+            if what == "exit":
+                os._exit(int(value))
+            os.kill(os.getpid(), getattr(signal, value))
         return super().choose(view, decision)
 
 
-def test_a_worker_that_dies_stops_the_run_and_leaves_it_resumable(small_run, tmp_path):
+@pytest.mark.parametrize("how, said", [
+    ("exit 0", "exit code 0"), ("exit 9", "exit code 9"), ("signal SIGKILL", "killed by SIGKILL"),
+])
+def test_a_strategy_that_ends_its_worker_fails_its_own_game_and_the_run_goes_on(
+        small_run, tmp_path, how, said):
     out = tmp_path / "run"
-    dying = {"random": DiesOnce(tmp_path / "died")}
+    dying = {"random": DiesOnce(tmp_path / "died", how)}
+    report = start_run(SMALL.with_overrides(max_failures=1), out, strategies=dying)
+    assert report.summary.failed == 1 and not report.too_many_failures
+    games = pd.read_parquet(out / "games.parquet")
+    failed = games[games["failed"]].iloc[0]
+    assert failed["game"] == 0 and failed["failed_strategy"] == "random"
+    assert failed["failed_decision"] == "start_tile"
+    assert failed["error"] == (
+        f"ProcessDied: the process playing the game died ({said}) while strategy 'random' "
+        f"(seat {failed['failed_seat']:.0f}) was deciding 'start_tile', so the runner started "
+        f"another in its place")
+    [failure] = [json.loads(line) for line in (out / "failures.jsonl").read_text().splitlines()]
+    assert failure["strategy"] == "random" and failure["game"] == 0
+    assert_workers_go()
+    # the chunk's other games were played again, and came out as in a run without the death
+    for name, table in tables(out).items():
+        expected = tables(small_run)[name]
+        if "game" in table:
+            table, expected = table[table["game"] != 0], expected[expected["game"] != 0]
+        # a failed game's row makes its table's integer columns floats, with nulls
+        pd.testing.assert_frame_equal(table.reset_index(drop=True),
+                                      expected.reset_index(drop=True), obj=name,
+                                      check_dtype=False)
+
+
+def _dies_once_between_games(mark: Path) -> Callable[[], int]:
+    """``peak_rss_bytes``, read as each chunk ends, except that the first time it kills its
+    process, as the out-of-memory killer could outside any strategy call."""
+    measure = worker.peak_rss_bytes
+
+    def peak() -> int:
+        if not mark.exists():
+            mark.touch()
+            os._exit(9)
+        return measure()
+
+    return peak
+
+
+def test_a_worker_that_dies_outside_a_strategy_stops_the_run_and_leaves_it_resumable(
+        small_run, tmp_path, monkeypatch):
+    out = tmp_path / "run"
+    monkeypatch.setattr(worker, "peak_rss_bytes", _dies_once_between_games(tmp_path / "died"))
     with pytest.raises(WorkerDied, match=r"a worker process died \(exit code 9\)"):
-        start_run(SMALL.with_overrides(jobs=2), out, strategies=dying)
+        start_run(SMALL.with_overrides(jobs=2), out)
     assert json.loads((out / "run.json").read_text())["status"] == "interrupted"
     assert_workers_go()
-    resume_run(out, jobs=2, strategies=dying)  # it died once: now it is the random bot
+    resume_run(out, jobs=2)  # it died once: now it measures
     assert_same_tables(small_run, out)
 
 

@@ -6,6 +6,7 @@ are plain HTTP. The browser test is ``test_serve_browser.py``.
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import random
@@ -39,7 +40,7 @@ from zsim.serve.seatview import SECRET, seat_step, seat_table, suits_of
 from zsim.viewer.record import game_meta, table_snapshot
 
 BOTS = '''
-import time
+import os, sys, time
 from zsim.strategies.base import Strategy
 
 
@@ -47,6 +48,22 @@ class Sleeper(Strategy):
     """Never answers in time."""
     def choose(self, view, decision):
         time.sleep(600)
+
+
+class Exits(Strategy):
+    """Calls ``sys.exit`` at its first turn."""
+    def choose(self, view, decision):
+        if decision.kind == "turn":
+            sys.exit(3)
+        return decision.options[0]
+
+
+class Dies(Strategy):
+    """Ends its process at its first turn, as a crash would."""
+    def choose(self, view, decision):
+        if decision.kind == "turn":
+            os._exit(0)
+        return decision.options[0]
 
 
 class Broken(Strategy):
@@ -467,6 +484,31 @@ def test_bad_requests_get_a_4xx_and_one_line(server, tmp_path):
     assert after["question"]["number"] == number
 
 
+def test_a_request_too_big_or_too_deep_gets_a_4xx_and_echoes_little(server):
+    base, _ = server
+    deep = call(f"{base}/api/games", raw=b"[" * 50_000, method="POST",
+                headers={"Content-Type": "application/json"})
+    big = call(f"{base}/api/games", {"players": 2, "seats": ["human", "greedy"],
+                                     "variants": ["x" * 70_000]})  # a little over: sent whole
+    long_variant = call(f"{base}/api/games", {"players": 2, "seats": ["human", "greedy"],
+                                              "variants": ["y" * 60_000]})
+    assert deep[0] == 400 and "not JSON" in deep[1]["error"]
+    assert big[0] == 413 and "the request is over 64 KiB" in big[1]["error"]
+    assert long_variant[0] == 400 and "yyy" in long_variant[1]["error"]
+    for _, answer in (deep, big, long_variant):
+        assert len(answer["error"]) < 400 and "\n" not in answer["error"]
+    # a body sent in chunks, with no length told, is refused once it is over, too
+    connection = http.client.HTTPConnection(base.removeprefix("http://"), timeout=60)
+    connection.request("POST", "/api/games", body=iter([b"[" * 1024] * 70),
+                       headers={"Content-Type": "application/json"}, encode_chunked=True)
+    chunked = connection.getresponse()
+    assert chunked.status == 413 and "over 64 KiB" in json.loads(chunked.read())["error"]
+    connection.close()
+    game = new_game(base, players=2, seats=["human", "random"])  # the server goes on
+    too_long = call(f"{base}/api/games/{game}?after={'9' * 5000}x")
+    assert too_long[0] == 400 and len(too_long[1]["error"]) < 100
+
+
 def test_undo_takes_the_game_back_to_a_human_question(server):
     base, _ = server
     game = new_game(base, players=2, seats=["human", "greedy"], seed=41)
@@ -566,6 +608,19 @@ def test_a_bot_that_fails_ends_its_game_with_a_message(server, tmp_path):
     assert status == 422  # a hint that fails is no hint, and the game stays
     assert answer["error"] == f"the bot '{bots}:Broken' failed: RuntimeError: out of ideas"
     assert call(f"{base}/api/games/{game}")[1]["question"] == payload["question"]
+    # one that exits, or ends the game's process, is named too, and the game stays
+    for bot, error in (("Exits", "failed: SystemExit: 3"),
+                       ("Dies", "(seat 0) ended the game's process over a 'turn' decision: "
+                                "no hint")):
+        status, answer = call(f"{base}/api/games/{game}/hint", {"bot": f"{bots}:{bot}"})
+        assert (status, answer["error"]) == (422, f"the bot '{bots}:{bot}' {error}")
+        assert call(f"{base}/api/games/{game}")[1]["question"] == payload["question"]
+    for bot, error in (("Exits", "(seat 1) failed at a 'turn' decision"),
+                       ("Dies", "(seat 1) ended the game's process over a 'turn' decision")):
+        stopped = play(base, new_game(base, players=2, seats=["human", f"{bots}:{bot}"],
+                                      seed=53), random.Random(4))
+        assert stopped["status"] == "failed" and f"the bot '{bots}:{bot}' {error}" in \
+            stopped["failure"], stopped["failure"]
     game = new_game(base, players=2, seats=["human", f"{bots}:Broken"], seed=53)
     payload = play(base, game, random.Random(4))
     assert payload["status"] == "failed"

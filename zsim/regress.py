@@ -37,7 +37,7 @@ from zsim.components import default_box_dir
 from zsim.paired import Shift, distribution_shift, mean_shift, quantile_shifts
 from zsim.runner.chunkfile import temporary
 from zsim.runner.experiment import IDENTITY_FIELDS, Experiment, ExperimentError, parse_experiment
-from zsim.runner.writer import RUN_JSON, DamagedRun, read_manifest
+from zsim.runner.writer import RUN_JSON, DamagedRun, check_tables, read_manifest, read_table
 from zsim.stats import (
     cohens_h,
     holm,
@@ -330,11 +330,17 @@ def read_run(run_dir: Path) -> Recording:
                             f"finish it with: zsim run --resume {run_dir}")
     players_path = run_dir / "players.parquet"
     try:
-        names = pq.ParquetFile(players_path).schema_arrow.names
-        players = pd.read_parquet(players_path, columns=table_columns(names))
-        failed = pd.read_parquet(run_dir / "games.parquet", columns=["failed"])["failed"]
-    except (OSError, ValueError) as error:  # pyarrow's errors derive from these
-        raise BaselineError(f"{run_dir}: cannot read its tables: {error}") from None
+        try:
+            names = pq.ParquetFile(players_path).schema_arrow.names
+        except (OSError, ValueError):  # missing or not Parquet: read_table says so
+            names = []
+        players = read_table(run_dir, "players", [*table_columns(names), "run_id"])
+        games = read_table(run_dir, "games", ["run_id", "game", "n_players", "failed"])
+        check_tables(run_dir, manifest, games, players)
+    except DamagedRun as error:
+        raise BaselineError(str(error)) from None
+    players = players.drop(columns="run_id")
+    failed = games["failed"]
     try:
         experiment = parse_experiment(manifest["experiment"], str(path))
     except ExperimentError as error:

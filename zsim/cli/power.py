@@ -41,6 +41,9 @@ def command(run_dir: Path, paired_run_dir: Path | None, win_shifts: tuple[float,
         other = load_runs([paired_run_dir]).players if paired_run_dir else None
     except RunDirError as error:
         raise click.ClickException(str(error)) from error
+    if players.empty:  # every game failed: there is no spread to measure
+        raise click.ClickException(f"{run_dir}: no game finished, so there is no variance to "
+                                   f"measure (see its failures.jsonl)")
     table = games_needed(players, other, win_shifts or WIN_SHIFTS, vp_shifts or VP_SHIFTS,
                          alpha, power)
     if csv_path is not None:

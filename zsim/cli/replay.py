@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import click
-import pyarrow.parquet as pq
 
 from zsim.cli import play
 from zsim.runner import ExperimentError, parse_experiment
 from zsim.runner.boxfiles import run_box_digest
 from zsim.runner.provenance import play_digest
-from zsim.runner.writer import RUN_JSON, DamagedRun, read_manifest
+from zsim.runner.writer import RUN_JSON, DamagedRun, check_tables, read_manifest, read_table
 from zsim.strategies.registry import UnknownStrategy, resolve
 
 if TYPE_CHECKING:
@@ -45,7 +44,7 @@ def command(ctx: click.Context, run_dir: Path, game: int, as_json: bool,
     if game >= experiment.games:
         raise click.ClickException(f"run has games 0..{experiment.games - 1}, not {game}")
     plan = experiment.schedule().plan(game)
-    _check_recorded_seed(run_dir, game, plan.seed)
+    _check_recorded_seed(run_dir, manifest, game, plan.seed)
     if run_box_digest(experiment.box_dir(), experiment.variant_set().box) \
             != manifest["box_digest"]:
         click.echo(f"warning: the component files in {experiment.box_dir()} changed since "
@@ -74,13 +73,18 @@ def _lineup_digest(names: list[str]) -> str | None:
         return None
 
 
-def _check_recorded_seed(run_dir: Path, game: int, seed: int) -> None:
-    """Guard against replaying the wrong game: the seed must match the games table's."""
-    games = run_dir / "games.parquet"
-    if not games.exists():
-        return
-    rows = pq.read_table(games, columns=["game", "seed"], filters=[("game", "=", game)])
-    recorded = rows["seed"].to_pylist()
+def _check_recorded_seed(run_dir: Path, manifest: dict[str, Any], game: int, seed: int) -> None:
+    """Guard against replaying the wrong game: the seed must match the games table's, which
+    must be the run's own (``check_tables``) once the run is complete."""
+    if not (run_dir / "games.parquet").exists():
+        return  # an unfinished run: its tables are written at its end
+    try:
+        games = read_table(run_dir, "games", ["run_id", "game", "seed", "n_players", "failed"])
+        if manifest["status"] == "complete":
+            check_tables(run_dir, manifest, games)
+    except DamagedRun as error:
+        raise click.ClickException(str(error)) from None
+    recorded = games.loc[games["game"] == game, "seed"].tolist()
     if recorded and recorded[0] != seed:
         raise click.ClickException(f"games.parquet records seed {recorded[0]} for game {game},"
                                    f" but the run's experiment gives {seed}")

@@ -195,7 +195,19 @@ def resume_run(out: Path, *, jobs: int | None = None, backend: str | None = None
                 f"resuming would mix the games of two experiments. Start a new run instead")
         if manifest["status"] != "complete":
             _refuse_other_players(path, manifest, context)
+        else:
+            _check_complete(out, manifest)
         return _execute(out, manifest, experiment, context, progress)
+
+
+def _check_complete(out: Path, manifest: dict[str, Any]) -> None:
+    """A complete run's resume plays nothing and sums up its tables, whose chunks are gone:
+    a table missing or damaged is refused in one line naming it (``writer.check_tables``)."""
+    try:
+        games = writer.read_table(out, "games")
+        writer.check_tables(out, manifest, games, writer.read_table(out, "players"))
+    except writer.DamagedRun as error:
+        raise ExperimentError(f"cannot resume the complete run in {out}: {error}") from None
 
 
 def _refuse_other_players(path: Path, manifest: dict[str, Any], context: RunContext) -> None:

@@ -26,6 +26,12 @@ decision or a game is over its limit by more than a grace (``TimeLimits.hard``):
 again and two seconds. A worker whose watchdog stopped writing for that long (frozen in C
 code) is killed too. The run's process plays nothing itself, so no strategy can keep it from
 doing so, nor from stopping at Ctrl-C (``zsim.runner.processes``).
+
+The watchdog only samples, so a worker that dies between two looks (a strategy called
+``os._exit``, or killed its process) would leave no trace of who was deciding. So each strategy
+call of the game a worker plays is also noted in its ``Beat`` as it starts and ends
+(``zsim.consult.watch``), whether limits are on or not; when a worker dies during a call, the
+run's process fails that game naming the strategy (``died``) instead of stopping the run.
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from zsim.consult import consult
+from zsim.consult import watch as consult_calls
 from zsim.game import Game
 
 if TYPE_CHECKING:
@@ -107,6 +114,9 @@ class Beat(ctypes.Structure):
         ("kind", ctypes.c_char * 40),  # the kind of that decision
         ("since", ctypes.c_double),  # since when that same decision was seen
         ("seen", ctypes.c_double),  # when the watchdog last looked
+        # written by the playing thread itself at each strategy call of the game, not sampled
+        ("calling", ctypes.c_int),  # the seat whose strategy is answering now; -1: none
+        ("calling_kind", ctypes.c_char * 40),  # the kind of its decision
     ]
 
 
@@ -119,6 +129,7 @@ class Overrun:
     kind: str | None
     reason: str
     seconds: float  # how long the game had been playing
+    cause: str = "TimeLimitExceeded"  # the error's name in the game's failure record
 
 
 def overrun(beat: Beat, limits: TimeLimits, now: float,
@@ -148,6 +159,23 @@ def overrun(beat: Beat, limits: TimeLimits, now: float,
     else:
         return None
     return Overrun(game, seat, kind, reason, now - beat.started)
+
+
+def died(beat: Beat, how: str, now: float,
+         names: Callable[[int], Sequence[str]]) -> Overrun | None:
+    """The game to fail when the worker of ``beat`` died (``how``: its exit code or signal)
+    while a strategy of it was answering, else None: a death outside any strategy call is not
+    a strategy's doing."""
+    game = beat.game
+    if game < 0 or beat.calling < 0:
+        return None
+    names = names(game)
+    if beat.calling >= len(names):
+        return None
+    seat, kind = beat.calling, beat.calling_kind.decode(errors="replace")
+    reason = (f"the process playing the game died ({how}) while strategy {names[seat]!r} "
+              f"(seat {seat}) was deciding {kind!r}, so the runner started another in its place")
+    return Overrun(game, seat, kind, reason, now - beat.started, cause="ProcessDied")
 
 
 def _late(beat: Beat, limits: TimeLimits, now: float) -> bool:
@@ -198,7 +226,7 @@ class _Watchdog:
         """Write what the watchdog sees into ``beat`` (a worker process of a run)."""
         self._beat = beat
         if beat is not None:
-            beat.game = -1
+            beat.game = beat.calling = -1
 
     @contextmanager
     def watching(self, limits: TimeLimits) -> Iterator[None]:
@@ -229,26 +257,34 @@ class _Watchdog:
     def begin(self, game: Game, names: Sequence[str], index: int = -1) -> None:
         """Watch ``game`` (number ``index`` of its run), played in this thread inside
         ``watching``, until ``end``; ``names`` are its strategies by seat, for the messages.
-        Called for every game, so it does as little as it can: a few assignments."""
+        In a worker process of a run the beat shows the game, and notes its strategy calls,
+        even with no limits: should the worker die in a call, the run's process blames the
+        strategy (``died``). Called for every game, so it does as little as it can: a few
+        assignments."""
+        now = time.monotonic()
+        beat = self._beat
+        if beat is not None:  # a worker process of a run, whose main thread plays
+            with self._lock:
+                beat.started = beat.since = beat.seen = now
+                beat.seat = beat.calling = -1
+                beat.decisions, beat.game = 0, index
+            consult_calls(game, beat)
         if self._ident != threading.get_ident():
             return
-        now = time.monotonic()
         with self._lock:
             self._game, self._names = game, names
             self._started, self._seen, self._target = now, None, None
-            beat = self._beat
-            if beat is not None:
-                beat.started = beat.since = beat.seen = now
-                beat.seat, beat.decisions, beat.game = -1, 0, index
 
     def end(self) -> None:
         """The game ``begin`` watches is over."""
+        if self._beat is not None:
+            consult_calls(None, None)
+            with self._lock:
+                self._beat.game = self._beat.calling = -1
         if self._ident != threading.get_ident():
             return
         with self._lock:
             self._game = self._target = None
-            if self._beat is not None:
-                self._beat.game = -1
 
     def _watch(self) -> None:
         """Look at the game every period while a chunk is watched; sleep otherwise."""

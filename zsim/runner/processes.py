@@ -19,8 +19,13 @@ it plays and the next one, and writes its chunk files itself, sending back only 
 more chunks are left than workers, a worker holds only the chunk it plays, so that the last
 chunks go to whichever worker is free first.
 
-A worker that dies of anything else (the kernel's out-of-memory killer, a crash, a ``kill``)
-stops the run (``WorkerLost``): the run's directory is left resumable. A worker ends when the
+A worker that dies while a strategy of its game is answering (the strategy called
+``os._exit``, killed its process, or, isolated, killed the worker that started it) is replaced
+the same way, that game recorded as failed naming the strategy and how the worker died: the
+worker notes each strategy call of its game as it starts (``zsim.runner.limits.died``). A
+worker that dies outside any strategy call (the kernel's out-of-memory killer between games, a
+crash of the runner's own code, a ``kill``) stops the run (``WorkerLost``): the run's directory
+is left resumable. A worker ends when the
 run's process does, however it ends (``zsim.runner.lifeline``).
 """
 
@@ -143,7 +148,16 @@ class _Crew:
             worker = waiting[ready]
             self._read(worker)
             if ready is worker.process.sentinel and worker.tasks:
-                raise WorkerLost(f"a worker process died ({_how(worker.process)})")
+                self._lost(worker)
+
+    def _lost(self, worker: _Worker) -> None:
+        """A worker died holding chunks: if a strategy of its game was answering, that game
+        fails naming it, and another worker plays the chunks again; otherwise the run stops."""
+        how = _how(worker.process)
+        over = limits.died(self._beats[worker.slot], how, time.monotonic(), self._names)
+        if over is None or not self._playing(worker, over.game):
+            raise WorkerLost(f"a worker process died ({how})")
+        self._replace(worker, over)
 
     def _read(self, worker: _Worker) -> None:
         """Take in every message the worker has sent; raise the error it sent, if any."""
@@ -164,24 +178,32 @@ class _Crew:
         if not self._limits.any:
             return
         now = time.monotonic()
-        for place, worker in enumerate(self._crew):
+        for worker in list(self._crew):
             beat = self._beats[worker.slot]
-            game = beat.game
-            # the chunk it plays: the first it holds, or the second while the first is written
-            if not any(start <= game < stop for _, start, stop, _ in worker.tasks):
+            if not self._playing(worker, beat.game):
                 continue
             over = limits.overrun(beat, self._limits, now, self._names)
             if over is None:
                 continue
             self._read(worker)  # a chunk it finished meanwhile is kept
-            _kill(worker)
-            # every chunk it still held is played again, that game recorded as ended (a chunk
-            # it was writing may be on disk or not: it is written whole again)
-            again = [(index, start, stop, {**ended, game: over} if start <= game < stop
-                      else ended) for index, start, stop, ended in worker.tasks]
-            worker.tasks.clear()
-            self._queue.extendleft(reversed(again))
-            self._crew[place] = self._start(worker.slot)
+            self._replace(worker, over)
+
+    @staticmethod
+    def _playing(worker: _Worker, game: int) -> bool:
+        """Whether ``game`` is of a chunk the worker holds: the first, or the second while the
+        first is written."""
+        return any(start <= game < stop for _, start, stop, _ in worker.tasks)
+
+    def _replace(self, worker: _Worker, over: limits.Overrun) -> None:
+        """Kill the worker (if it still lives) with whatever it started, start another in its
+        place, and queue every chunk it held to be played again, ``over``'s game recorded as
+        ended (a chunk it was writing may be on disk or not: it is written whole again)."""
+        _kill(worker)
+        again = [(index, start, stop, {**ended, over.game: over} if start <= over.game < stop
+                  else ended) for index, start, stop, ended in worker.tasks]
+        worker.tasks.clear()
+        self._queue.extendleft(reversed(again))
+        self._crew[self._crew.index(worker)] = self._start(worker.slot)
 
     def _names(self, game: int) -> tuple[str, ...]:
         return self._context.schedule.plan(game).strategies

@@ -243,15 +243,17 @@ def _failure(context: RunContext, plan: GamePlan, error: BaseException) -> dict[
 
 
 def killed(context: RunContext, overrun: Overrun) -> dict[str, Any]:
-    """The failure record of a game that the run's process ended from outside."""
+    """The failure record of a game that the run's process ended from outside, or whose
+    worker died while a strategy of it was answering."""
     plan = context.schedule.plan(overrun.game)
     return {
         "run_id": context.run_id, "game": plan.index, "seed": plan.seed,
         "n_players": plan.n_players, "strategies": list(plan.strategies),
         "strategy": plan.strategies[overrun.seat] if overrun.seat is not None else None,
         "seat": overrun.seat, "decision": overrun.kind,
-        "error": f"{TimeLimitExceeded.__name__}: {overrun.reason}",
-        "traceback": "none: the process that played the game was killed",
+        "error": f"{overrun.cause}: {overrun.reason}",
+        "traceback": (f"none: the process that played the game "
+                      f"{'was killed' if overrun.cause == TimeLimitExceeded.__name__ else 'died'}"),
     }
 
 

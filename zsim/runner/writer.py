@@ -1,4 +1,5 @@
-"""The run directory on disk: run.json, and the chunk files' removal.
+"""The run directory on disk: run.json, the checks of the tables beside it, and the chunk
+files' removal.
 
 While a run goes, each finished chunk lands in ``chunks/`` (``zsim.runner.chunkfile``) and is
 merged into the final tables, single Parquet files that ``pandas.read_parquet`` reads directly
@@ -13,10 +14,13 @@ import shutil
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zsim.runner import lock
 from zsim.runner.chunkfile import CHUNKS, atomic_write
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 RUN_JSON = "run.json"
 # The layout of run.json and of the tables beside it; one that reads another refuses it. Runs
@@ -111,6 +115,101 @@ def read_manifest(path: Path) -> dict[str, Any]:
 
 _JSON_NAMES = {str: "a string", int: "a whole number", dict: "an object", list: "a list",
                type(None): "null"}
+
+
+# The columns of the tables that every reader computes with: numbers (or flags) in any table
+# this zsim writes; a table whose column holds text was edited or written by something else.
+NUMERIC = {"games": ("game", "seed", "n_players"),
+           "players": ("game", "seed", "n_players", "seat", "vp_total", "rank", "win_share")}
+_REDO = "restore it from a copy of the run, or play the run again into a new directory"
+
+
+def read_table(run: Path, name: str, columns: list[str] | None = None) -> pd.DataFrame:
+    """``name``.parquet of the run in ``run`` (only ``columns``, if given); ``DamagedRun``
+    naming the file when it is missing or cannot be read."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = run / f"{name}.parquet"
+    if not path.is_file():
+        raise DamagedRun(f"{path}: missing; {_REDO}")
+    try:
+        return pq.read_table(path, columns=columns).to_pandas()
+    except (OSError, ValueError, pa.ArrowException) as error:  # a column not in it: ValueError
+        first = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise DamagedRun(f"{path}: cannot be read as this run's table ({first}); "
+                         f"{_REDO}") from None
+
+
+def check_tables(run: Path, manifest: dict[str, Any], games: pd.DataFrame,
+                 players: pd.DataFrame | None = None,
+                 others: dict[str, pd.DataFrame] | None = None) -> None:
+    """Refuse tables that are not the run's as run.json describes it, in one ``DamagedRun``
+    naming the file: rows of another run, text where numbers belong, a games table without
+    every game of the run, and a players table whose games are not the finished ones of the
+    games table. Readers compute with these tables directly, so a table copied from another
+    run, cut short or edited would otherwise give a wrong result, or an error deep inside a
+    computation. ``games`` needs the columns ``game`` and ``failed``; the others are checked
+    where present."""
+    frames = {"games": games, **({"players": players} if players is not None else {}),
+              **(others or {})}
+    for name, frame in frames.items():
+        path = run / f"{name}.parquet"
+        _check_run_id(path, frame, str(manifest["run_id"]))
+        _check_numeric(path, frame, NUMERIC.get(name, ()))
+    _check_games(run / "games.parquet", games, manifest)
+    if players is not None:
+        _check_players(run / "players.parquet", players, games)
+
+
+def _check_run_id(path: Path, frame: pd.DataFrame, run_id: str) -> None:
+    if "run_id" not in frame.columns or frame.empty:
+        return
+    others = sorted({str(value) for value in frame["run_id"].unique()} - {run_id})
+    if others:
+        raise DamagedRun(f"{path}: holds rows of run {others[0]}, not of this run ({run_id} in "
+                         f"{RUN_JSON}): it was copied from another run; {_REDO}")
+
+
+def _check_numeric(path: Path, frame: pd.DataFrame, columns: tuple[str, ...]) -> None:
+    from pandas.api.types import is_numeric_dtype
+
+    for column in columns:
+        if column in frame.columns and not is_numeric_dtype(frame[column]):
+            raise DamagedRun(f"{path}: column {column!r} holds {frame[column].dtype}, not "
+                             f"numbers: the file was edited or is not a zsim run's; {_REDO}")
+
+
+def _check_games(path: Path, games: pd.DataFrame, manifest: dict[str, Any]) -> None:
+    """Every game of the run once, each flagged failed or not."""
+    if games.empty:
+        raise DamagedRun(f"{path}: no rows: the file is damaged or not this run's; {_REDO}")
+    if not set(games["failed"].dropna().unique()) <= {True, False}:
+        raise DamagedRun(f"{path}: column 'failed' holds {games['failed'].dtype}, not flags: "
+                         f"the file was edited or is not a zsim run's; {_REDO}")
+    expected = manifest["experiment"].get("games")
+    count = games["game"].nunique()
+    if isinstance(expected, int) and not isinstance(expected, bool) and (
+            count != expected or len(games) != expected):
+        raise DamagedRun(f"{path}: holds {len(games)} rows of {count} games, not the "
+                         f"{expected} games of {RUN_JSON}: the file was cut or is not this "
+                         f"run's; {_REDO}")
+
+
+def _check_players(path: Path, players: pd.DataFrame, games: pd.DataFrame) -> None:
+    """A row per seat of each finished game, and none of another game."""
+    finished = games[~games["failed"].fillna(False).astype(bool)]
+    if players.empty and not finished.empty:
+        raise DamagedRun(f"{path}: no rows, but games.parquet has {len(finished)} finished "
+                         f"games: the file is damaged or not this run's; {_REDO}")
+    rows = players.groupby("game").size()
+    wanted = finished.set_index("game")["n_players"] if "n_players" in finished.columns \
+        else rows.reindex(finished["game"])
+    if set(rows.index) != set(wanted.index) or \
+            (rows.reindex(wanted.index).to_numpy() != wanted.to_numpy()).any():
+        raise DamagedRun(f"{path}: its rows are not a row per player of each finished game of "
+                         f"games.parquet ({rows.size} games against {len(finished)}): the "
+                         f"file is damaged or not this run's; {_REDO}")
 
 
 def drop_chunks(out: Path) -> None:

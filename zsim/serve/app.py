@@ -15,6 +15,10 @@ The API (every answer JSON; an error is ``{"error": "one line"}`` with a 4xx sta
 - ``GET /api/games/ID/replay``: the game's file (``zsim view FILE`` reads it).
 - ``GET /api/games/ID/position``: the game as it stands, as text (``zsim play --from FILE``).
 
+A request body may be ``MAX_BODY`` bytes at most (413 past it: no form comes near), and an error
+quotes at most a short prefix of what it was sent (``ECHO``), so that a bad request costs the
+server little and its answer stays one short line.
+
 A request that changes something must be ``Content-Type: application/json``: a page of another
 site cannot send that without the browser asking this server first, which it never allows; and
 on a loopback address only requests naming a loopback host are served, so that no site can
@@ -25,6 +29,7 @@ to load.
 from __future__ import annotations
 
 import contextlib
+import json
 import secrets
 from collections.abc import AsyncIterator, Callable
 from importlib import resources
@@ -50,6 +55,8 @@ from zsim.viewer.page import board_script, render
 from zsim.yamlload import safe_load
 
 LOOPBACK = ("127.0.0.1", "localhost")
+MAX_BODY = 64 * 1024  # bytes of a request body: a new game's form is well under 1 KiB
+ECHO = 200  # characters of an error message at most: what a request sent is quoted short
 Model = TypeVar("Model", bound=BaseModel)
 
 
@@ -198,16 +205,17 @@ def create_app(sessions: Sessions, host: str = "127.0.0.1", pace: int = 500) -> 
 
     async def refused(request: Request, error: Exception) -> Response:
         assert isinstance(error, Refused)
+        message = _short(str(error), ECHO)
         if not request.url.path.startswith("/api/"):  # a page: a page that says why
-            return page("error.html", message=str(error), status=error.status)
-        return JSONResponse({"error": str(error)}, status_code=error.status)
+            return page("error.html", message=message, status=error.status)
+        return JSONResponse({"error": message}, status_code=error.status)
 
     async def http_error(request: Request, error: Exception) -> Response:
         assert isinstance(error, HTTPException)
         message = {404: f"no page {request.url.path}",
                    405: f"{request.method} is not allowed on {request.url.path}"}.get(
             error.status_code, str(error.detail))
-        return JSONResponse({"error": message}, status_code=error.status_code)
+        return JSONResponse({"error": _short(message, ECHO)}, status_code=error.status_code)
 
     static = resources.files("zsim.serve").joinpath("static")
     routes = [
@@ -248,20 +256,44 @@ def _int(request: Request, name: str, default: int | None) -> Any:
     try:
         return int(value)
     except ValueError:
-        raise Refused(f"{name}={value!r} is not a whole number") from None
+        raise Refused(f"{name}={_short(value, 40)!r} is not a whole number") from None
+
+
+def _short(text: str, most: int) -> str:
+    """``text``, or its first ``most`` characters and a mark that there was more: a message
+    quotes what it was sent, which may be anything."""
+    return text if len(text) <= most else f"{text[:most - 3]}..."
 
 
 async def _body(request: Request, model: type[Model]) -> Model:
+    """The request's JSON body checked against ``model``; ``Refused`` says what is wrong."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
         raise Refused("send the request as JSON (Content-Type: application/json)", 415)
+    body = await _read(request)
     try:
-        data = await request.json()
-    except ValueError as error:
-        raise Refused(f"the request is not JSON: {error}") from None
+        data = json.loads(body)
+    except RecursionError:  # the parser recurses once per nested array or object
+        raise Refused("the request is not JSON that can be read: nested too deep") from None
+    except ValueError as error:  # a UnicodeDecodeError too
+        raise Refused(f"the request is not JSON: {_short(str(error), 80)}") from None
     try:
         return model.model_validate(data)
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "the request"
         raise Refused(f"{where}: {first['msg']}") from None
+
+
+async def _read(request: Request) -> bytes:
+    """The request's body, refused (413) once it is over ``MAX_BODY``: told by its length
+    header, or found so while it is read, so that no more of it is held."""
+    told = request.headers.get("content-length", "")
+    if told.isdigit() and int(told) > MAX_BODY:
+        raise Refused(f"the request is over {MAX_BODY // 1024} KiB", 413)
+    body = bytearray()
+    async for part in request.stream():
+        body += part
+        if len(body) > MAX_BODY:
+            raise Refused(f"the request is over {MAX_BODY // 1024} KiB", 413)
+    return bytes(body)

@@ -134,13 +134,13 @@ class LiveGame:
             raise
         except ReplayEnd:
             self.failure = self.stopped or "the game stops where its saved answers end"
-        except Exception as error:
+        except (Exception, SystemExit) as error:  # a bot calling exit() fails the game too
             self.failure = self._blame(error)
         if self.game.over and not self.finished:
             self.finished = True
             self.recorder.finish(self.game, self.game.result())
 
-    def _blame(self, error: Exception) -> str:
+    def _blame(self, error: BaseException) -> str:
         what = f"{type(error).__name__}: {error}"
         if self.asking is not None:
             decision, name = self.asking
@@ -194,7 +194,7 @@ class LiveGame:
             choice = bot.choose(view, asked)
             values_of = getattr(bot, "option_values", None)
             values = values_of(view, asked) if values_of is not None else None
-        except Exception as error:
+        except (Exception, SystemExit) as error:  # exit() too: the game's process stays
             raise HintError(f"the bot {bot.name!r} failed: {type(error).__name__}: "
                             f"{error}") from None
         if not offered(choice, asked.options):

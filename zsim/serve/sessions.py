@@ -58,7 +58,16 @@ class Overrun(Exception):
 
 
 class WorkerGone(Exception):
-    """The worker process ended without an answer (killed from outside, or crashed)."""
+    """The worker process ended without an answer: while a bot thought (``thinking``: the bot
+    ended it, with ``os._exit`` say), or otherwise (killed from outside, or crashed)."""
+
+    def __init__(self, message: str, thinking: tuple[Any, ...] | None = None) -> None:
+        self.thinking = thinking
+        if thinking is not None:
+            seat, bot, kind = thinking
+            message = f"the bot {bot!r} (seat {seat}) ended the game's process over a {kind!r} "\
+                      "decision"
+        super().__init__(message)
 
 
 class Worker:
@@ -92,7 +101,8 @@ class Worker:
                     kind, *data = self.conn.recv()
             except (EOFError, OSError):
                 self.stop()
-                raise WorkerGone("the game's process ended without an answer") from None
+                raise WorkerGone("the game's process ended without an answer",
+                                 self.thinking) from None
             if not ready:
                 self.stop()
                 raise Overrun(self.thinking, seconds if self.thinking else quiet_seconds)
@@ -283,8 +293,8 @@ class Sessions:
         with session.lock:
             try:
                 return self._call(session, ("hint", bot), failing=False)
-            except Overrun as overrun:
-                raise Refused(f"{overrun}: no hint", 422) from None
+            except (Overrun, WorkerGone) as error:  # the bot's doing: the game stays
+                raise Refused(f"{error}: no hint", 422) from None
 
     def position(self, session: Session) -> str:
         """The game as it stands, as the text ``zsim play --from`` reads (every hand in it)."""
@@ -347,8 +357,8 @@ class Sessions:
 
     def _call(self, session: Session, message: tuple[str, Any], failing: bool = True) -> Any:
         """Send a command to the game's worker (started first if need be) and return its data;
-        an ``ok`` update is mirrored and saved. A bot that overruns ends the game (``failing``)
-        with a message."""
+        an ``ok`` update is mirrored and saved. A bot that overruns, or ends the game's process,
+        ends the game (``failing``) with a message naming it."""
         if session.worker is None or not session.worker.alive:
             if session.status != "playing":
                 raise Refused(f"the game is {session.status}: no question to answer", 409)
@@ -357,17 +367,17 @@ class Sessions:
         session.used = time.monotonic()
         try:
             kind, data = session.worker.call(message, self.bot_seconds, SETUP_SECONDS)
-        except Overrun as overrun:
+        except (Overrun, WorkerGone) as error:
             session.worker = None
+            if isinstance(error, WorkerGone) and error.thinking is None:  # no bot to blame
+                raise Refused(f"{error}; try again (the game is built again from its answers)",
+                              503) from None
             if not failing:
                 raise
-            self._fail(session, f"{overrun}: the game is stopped here. Undo to play on from "
+            # a bot that overran, or ended the process, would do it again: the game stops
+            self._fail(session, f"{error}: the game is stopped here. Undo to play on from "
                                 "an earlier decision")
             return None
-        except WorkerGone as gone:
-            session.worker = None
-            raise Refused(f"{gone}; try again (the game is built again from its answers)",
-                          503) from None
         if kind == "refused":
             text, status = data
             raise Refused(text, status)
