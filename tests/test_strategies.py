@@ -317,10 +317,13 @@ def test_the_human_seat_shows_options_refuses_bad_input_and_plays_on() -> None:
     assert "vp_total" in out  # the game ran to the score sheet
 
 
-def test_the_human_seat_can_leave() -> None:
-    result = CliRunner().invoke(main, ["play", "-n", "2", "-s", "human", "-s", "random"],
-                                input="1\nq\n")
-    assert result.exit_code == 1 and "Aborted" in result.output
+def test_the_human_seat_can_leave(tmp_path) -> None:
+    # leaving is not a strategy's failure: click's "Aborted!", with or without the page
+    for page in ([], ["--html", str(tmp_path / "left.html")]):
+        result = CliRunner().invoke(main, ["play", "-n", "2", "-s", "human", "-s", "random",
+                                           *page], input="1\nq\n")
+        assert result.exit_code == 1 and "Aborted" in result.output, result.output
+        assert "failed" not in result.output
 
 
 def test_the_heuristic_answers_every_kind_of_decision_itself() -> None:

@@ -202,7 +202,8 @@ def test_a_failed_game_is_shown_up_to_its_failure(tmp_path):
     out = CliRunner().invoke(main, ["play", "-n", "2", "-s", f"{bot}:Boom", "-s", "random",
                                     "--html", str(page)])
     assert out.exit_code == 1
-    assert "the game failed (RuntimeError: boom in round 2)" in out.output
+    assert "(seat 0) failed" in out.output and "RuntimeError: boom in round 2" in out.output
+    assert str(page) in out.output and "Traceback" not in out.output
     record = _embedded(page)
     last = record["steps"][-1]
     assert last["kind"] == "failed" and "boom in round 2" in last["text"]

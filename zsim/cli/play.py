@@ -83,8 +83,8 @@ def command(players: int, seed: int, strategy_names: tuple[str, ...], variants: 
             result = _play_to_page(seated, html)
     except (IllegalChoice, OptionError, ModelError) as error:
         raise click.ClickException(str(error)) from error
-    except click.ClickException:
-        raise  # the page's own message, written
+    except (click.ClickException, click.exceptions.Abort):
+        raise  # the page's own message, written; or the human seat left the game
     except Exception as error:
         raise failed(error, strategies) from error
     if as_json:
@@ -200,6 +200,8 @@ def _play_to_page(seated: SeatedGame, html: Path) -> GameResult:
         result, record = record_game(seated)
     except GameFailed as failure:
         _write(failure.record, html)
+        if isinstance(failure.error, click.exceptions.Abort):
+            raise failure.error from None  # the human seat left: the page shows it so far
         message = failed(failure.error, seated.strategies).message
         raise click.ClickException(f"{message}; {html} shows the game up to the failure") \
             from failure.error
