@@ -20,12 +20,17 @@ from zsim.runner.batch import start_run
 from zsim.runner.writer import DamagedRun, read_manifest
 
 
-@pytest.fixture(scope="module")
-def finished(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("runs") / "run"
-    start_run(Experiment(games=4, players=[2], strategies=["random"], seed=3, jobs=1,
+def small_run(tmp_path_factory, name: str, seed: int) -> Path:
+    """Four random two-player games, played into a run directory of their own."""
+    out = tmp_path_factory.mktemp("runs") / name
+    start_run(Experiment(games=4, players=[2], strategies=["random"], seed=seed, jobs=1,
                          chunk_size=2), out)
     return out
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory) -> Path:
+    return small_run(tmp_path_factory, "run", 3)
 
 
 def damaged(finished: Path, tmp_path: Path, damage: Any) -> Path:
@@ -112,10 +117,7 @@ def test_a_sound_run_json_reads_as_written_and_older_ones_without_the_newer_keys
 @pytest.fixture(scope="module")
 def another(tmp_path_factory) -> Path:
     """A run of the same lineup on other seeds: its tables are not ``finished``'s."""
-    out = tmp_path_factory.mktemp("runs") / "other"
-    start_run(Experiment(games=4, players=[2], strategies=["random"], seed=4, jobs=1,
-                         chunk_size=2), out)
-    return out
+    return small_run(tmp_path_factory, "other", 4)
 
 
 def rewrite(name: str, change: Any) -> Any:
