@@ -174,6 +174,8 @@ def test_isolating_what_cannot_be_is_one_line(tmp_path, isolate, said):
         "--isolate", isolate, "--out", str(tmp_path / "run"), "--quiet"])
     assert result.exit_code == 1, result.output
     assert said in result.output and "Traceback" not in result.output
+    if isolate != "builder":  # the runner's own check names the option, not the default file
+        assert "command line (--isolate)" in result.output and "default.yaml" not in result.output
 
 
 def test_an_experiment_naming_an_isolated_bot_outside_its_lineup_is_refused():

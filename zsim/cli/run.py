@@ -130,7 +130,8 @@ def command(experiment_file: Path | None, games: int | None, players: tuple[int,
                 **execution)
         except (ExperimentError, OptionError) as error:
             raise click.ClickException(str(error)) from error
-        given = _given_on_command_line(path, strategies, variants, experiment_variants)
+        given = _given_on_command_line(path, strategies, variants, experiment_variants,
+                                       isolate)
         for warning in experiment.design_warnings():
             click.echo(f"warning: {warning}", err=True)
         out = out or Path("runs") / f"{experiment.name}-{datetime.now():%Y%m%d-%H%M%S}"
@@ -192,12 +193,15 @@ def _more_stages(experiment: Experiment, out: Path, precision: float, progress: 
 
 
 def _given_on_command_line(path: Path, strategies: tuple[str, ...], variants: tuple[str, ...],
-                           file_variants: bool) -> dict[str, str]:
+                           file_variants: bool, isolate: tuple[str, ...] = ()) -> dict[str, str]:
     """Where the keys that options set were given, for the messages of the checks that only
-    the runner can make (a strategy that does not exist, a box variant that breaks a rule)."""
+    the runner can make (a strategy that does not exist, a box variant that breaks a rule, a
+    strategy that cannot be isolated)."""
     given = {}
     if strategies:
         given["strategies"] = "command line (--strategy)"
+    if isolate:
+        given["isolate"] = "command line (--isolate)"
     if variants:
         given["variants"] = ("command line (--variant)" if not file_variants
                              else f"command line (--variant) or {path}")
