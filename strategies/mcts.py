@@ -64,6 +64,7 @@ from typing import Any
 from zsim.decisions import Decision
 from zsim.strategies.base import METHODS
 from zsim.strategies.heuristic import HeuristicStrategy, nothing_to_weigh
+from zsim.strategies.rootpool import play_deal
 from zsim.strategies.search import (
     Driver,
     Evaluate,
@@ -111,14 +112,14 @@ class MctsStrategy(HeuristicStrategy):
     description = ("information-set MCTS at the turn question (parameters: iterations, seconds, "
                    "rollout heuristic|distilled|basic|random, judge heuristic|distilled, "
                    "horizon, width, exploration, root ucb|halving, prior, kinds, leaf "
-                   "standing|model, model, last, and heuristic weights)")
+                   "standing|model, model, last, jobs, and heuristic weights)")
     forks = True  # the engine keeps the snapshots a fork needs
 
     def __init__(self, iterations: int = 12, seconds: float = 0.0, rollout: str = "heuristic",
                  horizon: int = 0, width: int = 8, exploration: float = 3.0,
                  root: str = "ucb", prior: float = 0.0, kinds: str = "turn",
                  leaf: str = "standing", model: str = "", judge: str = "heuristic",
-                 last: int = 0, **weights: float) -> None:
+                 last: int = 0, jobs: int = 1, **weights: float) -> None:
         check_types(MctsStrategy.__init__, locals())
         check_policy(rollout)
         check_judge(judge)
@@ -135,6 +136,11 @@ class MctsStrategy(HeuristicStrategy):
             raise ValueError("seconds: a budget in seconds works with root='ucb' only")
         if leaf == "model" and not horizon:
             raise ValueError("leaf='model' values a fork at its horizon: give horizon >= 1")
+        if jobs < 1:
+            raise ValueError(f"jobs={jobs}: expected at least 1")
+        if jobs > 1 and (root != "halving" or leaf != "standing"):
+            raise ValueError("jobs: the playouts of a search are shared among processes with "
+                             "root='halving' and leaf='standing' only")
         check_model(model)
         super().__init__(**weights)
         self.iterations, self.seconds = int(iterations), float(seconds)
@@ -142,6 +148,7 @@ class MctsStrategy(HeuristicStrategy):
         self.exploration, self.root, self.prior = float(exploration), root, float(prior)
         self.kinds = searched_kinds(kinds)
         self.leaf, self.model, self.judge, self.last = leaf, model, judge, int(last)
+        self.jobs = int(jobs)
 
     def search(self, view: PlayerView, decision: Decision) -> Any:
         """The searched answer to a question of ``kinds`` (the heuristic's own bookkeeping of
@@ -202,11 +209,14 @@ class MctsStrategy(HeuristicStrategy):
                 if spent and left < len(alive):
                     break  # the budget is spent: the best on the deals so far
                 share = 1  # every candidate is tried once, and a round begun is played whole
+            def driver(option: Any) -> Driver:
+                return Driver(view.seat, _leave, fast, judge, self.horizon, evaluate,
+                              first=option)
+
             for seed in [rng.getrandbits(64) for _ in range(share)]:
-                for option in alive:
-                    driver = Driver(view.seat, _leave, fast, judge, self.horizon, evaluate,
-                                    first=option)
-                    totals[option] += play_out(view, random.Random(seed), driver)
+                for option, value in zip(alive, play_deal(view, seed, alive, driver, self.jobs),
+                                         strict=True):
+                    totals[option] += value
                     spent += 1
             deals += share
             keep = math.ceil(len(alive) / 2) if done < rounds - 1 else 1

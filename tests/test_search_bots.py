@@ -287,7 +287,10 @@ def test_a_budget_in_seconds_plays_a_game(box):
     ("rollout(policy=3)", r"^strategy 'rollout': parameter 'policy': expected text, not 3$"),
     ("value(samples=False)", r"^strategy 'value': parameter 'samples': expected a whole number"),
     ("mcts(foo=1)", r"^strategy 'mcts' has no parameter 'foo'; its parameters: iterations, "
-                    r"seconds, .*, last; and the heuristic's: patience, vp, .*, unrest$"),
+                    r"seconds, .*, last, jobs; and the heuristic's: patience, vp, .*, unrest$"),
+    ("mcts(jobs=0)", "jobs=0: expected at least 1"),
+    ("mcts(jobs=2)", "root='halving' and leaf='standing' only"),
+    ("mcts(root='halving', leaf='model', horizon=2, jobs=2)", "leaf='standing' only"),
 ])
 def test_bad_parameters_are_refused_naming_them(spec, message):
     with pytest.raises(UnknownStrategy, match=message):
@@ -424,3 +427,25 @@ def test_a_last_beyond_the_game_searches_every_turn_as_without_it(box):
     games = [play_game(box, [resolve(f"mcts({spec}{extra})"), resolve("greedy")], 8)
              for extra in ("", ", last=99")]
     assert games[0].scores == games[1].scores and games[0].decisions == games[1].decisions
+
+
+def test_a_flat_search_on_two_processes_plays_the_games_it_plays_on_one(box, tmp_path):
+    # root parallelism: a round's playouts are played by a pool of processes, each deal dealt
+    # and saved by the search, and added up in order: the same choices, whatever the jobs
+    from zsim.strategies import rootpool
+
+    spec = "mcts(judge='distilled', root='halving', width=4, iterations=4, last=3{})"
+    one = play_game(box, [resolve(spec.format("")), resolve("greedy")], 21)
+    two = play_game(box, [resolve(spec.format(", jobs=2")), resolve("greedy")], 21)
+    assert one.decisions == two.decisions and one.scores == two.scores
+    assert rootpool._POOLS, "the playouts were shared with a pool"
+    # in a batch run each worker plays its own playouts (the run's cores are taken): the
+    # same tables as one process
+    runs = {}
+    for jobs in ("", ", jobs=2"):
+        out = runs[jobs] = tmp_path / f"run{len(runs)}"
+        start_run(Experiment(games=2, players=[2], strategies=[spec.format(jobs), "greedy"],
+                             seed=5, jobs=1), out)
+    tables_one, tables_two = (pd.read_parquet(runs[j] / "players.parquet") for j in runs)
+    columns = [c for c in tables_one.columns if c not in ("run_id", "strategy")]
+    pd.testing.assert_frame_equal(tables_one[columns], tables_two[columns])
