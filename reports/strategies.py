@@ -88,7 +88,8 @@ def _fair_share_tests(rows: pd.DataFrame, n: int) -> list[Comparison]:
             label=f"{strategy} win rate, {n} players",
             claim=f"{strategy} wins {percent(rate)} of its {n}-player seats against a fair "
                   f"share of {percent(1 / n)} ({relative_phrase(relative, 'fair')})",
-            method=test.method, pvalue=test.pvalue, effect=test.effect, effect_kind=test.effect_kind,
+            method=test.method, pvalue=test.pvalue, effect=test.effect,
+            effect_kind=test.effect_kind,
             games=len(games), relative=relative, basis="fair"))
     return found
 
