@@ -202,6 +202,10 @@ class MctsStrategy(HeuristicStrategy):
         rounds = max(1, math.ceil(math.log2(len(alive))))
         totals = dict.fromkeys(alive, 0.0)
         deals = spent = 0
+
+        def driver(option: Any) -> Driver:
+            return Driver(view.seat, _leave, fast, judge, self.horizon, evaluate, first=option)
+
         for done in range(rounds):
             left = self.iterations - spent
             share = max(left, 0) // ((rounds - done) * len(alive))
@@ -209,14 +213,10 @@ class MctsStrategy(HeuristicStrategy):
                 if spent and left < len(alive):
                     break  # the budget is spent: the best on the deals so far
                 share = 1  # every candidate is tried once, and a round begun is played whole
-            def driver(option: Any) -> Driver:
-                return Driver(view.seat, _leave, fast, judge, self.horizon, evaluate,
-                              first=option)
-
             for seed in [rng.getrandbits(64) for _ in range(share)]:
-                for option, value in zip(alive, play_deal(view, seed, alive, driver, self.jobs),
-                                         strict=True):
-                    totals[option] += value
+                worths = play_deal(view, seed, alive, driver, self.jobs, play_out)
+                for option, worth in zip(alive, worths, strict=True):
+                    totals[option] += worth
                     spent += 1
             deals += share
             keep = math.ceil(len(alive) / 2) if done < rounds - 1 else 1

@@ -10,7 +10,7 @@ that the search chooses exactly as it does in one process, whatever the number o
 
 The workers are a process pool of this process, started at the first parallel search and kept
 (``_pool``). A batch run's worker plays the playouts itself, with the same result: the run
-already plays a game on each core (``play_alone``, called as a chunk starts), and so does a
+already plays a game on each core (``zsim.cores``, told as a chunk starts), and so does a
 daemonic process, which may not have children.
 """
 
@@ -20,12 +20,15 @@ import atexit
 import multiprocessing
 import pickle
 import random
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from zsim import cores
 from zsim.strategies.search import Driver, Horizon, margin, play_out
 
 if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
+
     from zsim.components import Box
     from zsim.view import PlayerView
 
@@ -34,26 +37,20 @@ _POOLS: dict[tuple[int, int], tuple[ProcessPoolExecutor, Any]] = {}
 _BOX: list[Any] = []  # in a worker: the box its forks are restored with
 
 
-_ALONE: list[bool] = [False]  # set in a batch run's worker: its cores are the run's
-
-
-def play_alone() -> None:
-    """Play every playout in this process from now on (a batch run's worker)."""
-    _ALONE[0] = True
-
-
 def can_fork_workers() -> bool:
-    """Whether this process may share its playouts: not in a batch run's worker, nor in a
-    daemonic process, which may not have children."""
-    return not _ALONE[0] and not multiprocessing.current_process().daemon
+    """Whether this process may share its playouts: not in a batch run's worker
+    (``zsim.cores``), nor in a daemonic process, which may not have children."""
+    return cores.free() and not multiprocessing.current_process().daemon
 
 
-def play_deal(view: PlayerView, seed: int, options: list[Any], driver_for: Any,
-              jobs: int) -> list[float]:
+def play_deal(view: PlayerView, seed: int, options: list[Any],
+              driver_for: Callable[[Any], Driver], jobs: int,
+              play: Callable[..., float] = play_out) -> list[float]:
     """The value of each of ``options`` played out on the deal of ``seed`` (``driver_for(option)``
-    makes the driver of each), on ``jobs`` processes when this process may start them."""
+    makes the driver of each), on ``jobs`` processes when this process may start them, else
+    here by ``play`` (``search.play_out``)."""
     if jobs <= 1 or len(options) <= 1 or not can_fork_workers():
-        return [play_out(view, random.Random(seed), driver_for(option)) for option in options]
+        return [play(view, random.Random(seed), driver_for(option)) for option in options]
     fork = view.fork(random.Random(seed))
     saved = pickle.dumps(fork.checkpoint(), protocol=pickle.HIGHEST_PROTOCOL)
     pool = _pool(jobs, fork.t.box)
@@ -68,6 +65,8 @@ def _pool(jobs: int, box: Box) -> ProcessPoolExecutor:
     key = (jobs, id(box))
     found = _POOLS.get(key)
     if found is None or found[1] is not box:
+        from concurrent.futures import ProcessPoolExecutor  # only where a search shares
+
         context = multiprocessing.get_context("forkserver")
         pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context,
                                    initializer=_keep_box, initargs=(box,))

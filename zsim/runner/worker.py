@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
+from zsim import cores
 from zsim.components import Box
 from zsim.consult import blame
 from zsim.experience import kingmaking
@@ -36,7 +37,6 @@ from zsim.runner.boxfiles import unpack_box
 from zsim.runner.columns import TABLES, Columns
 from zsim.runner.limits import Overrun, TimeLimitExceeded, TimeLimits
 from zsim.runner.seeds import GamePlan, Schedule
-from zsim.strategies.rootpool import play_alone
 
 if TYPE_CHECKING:
     from zsim.experience.record import PositionEstimator
@@ -80,7 +80,7 @@ def play_chunk(context: RunContext, index: int, start: int, stop: int,
     """Play games ``start..stop-1`` (chunk number ``index``) of a run. ``ended`` holds the games
     of the chunk that the run's process ended from outside (a worker killed over a time limit,
     ``zsim.runner.processes``): they are recorded as failed, not played again."""
-    play_alone()  # the run plays a game on each core: a search's playouts stay in its game's
+    cores.taken()  # the run plays a game on each core: a search's playouts stay in its own
     box = unpack_box(context.box_blob, context.box_digest)
     fields = {**RECORD_FIELDS, **EXPERIENCE_FIELDS, "kingmaking": kingmaking.RECORD_FIELDS}
     columns = {name: Columns(name, fields.get(name)) for name in TABLES}
