@@ -121,10 +121,11 @@ class DistilledStrategy(HeuristicStrategy):
         from zsim.learn.policy import ScorerError, load_scorer
 
         if scorer and is_name(scorer):  # a shipped scorer, read when a game says its count
-            if scorer not in shipped_names():
+            shipped = shipped_names()
+            if scorer not in shipped:
                 raise ScorerError(f"scorer {scorer!r}: no file of that name, and no shipped "
                                   f"scorer of that name (shipped: "
-                                  f"{', '.join(shipped_names()) or 'none'})")
+                                  f"{', '.join(shipped) or 'none'})")
         elif scorer and scorer not in _SCORERS:  # a bad file is refused before any game
             _SCORERS[scorer] = load_scorer(scorer)
         super().__init__(**weights)

@@ -68,6 +68,8 @@ def _pool(jobs: int, box: Box) -> ProcessPoolExecutor:
         from concurrent.futures import ProcessPoolExecutor  # only where a search shares
 
         context = multiprocessing.get_context("forkserver")
+        if found is not None:  # another box under a reused id: its pool goes
+            found[0].shutdown(wait=False, cancel_futures=True)
         pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context,
                                    initializer=_keep_box, initargs=(box,))
         found = _POOLS[key] = (pool, box)

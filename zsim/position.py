@@ -319,8 +319,13 @@ def _fill_supplies(board: dict[str, Any], players: list[Any], state: GameState,
                 getattr(state, field)[suit] = left
     for p in state.players:
         given = players[p.seat] if p.seat < len(players) else {}
-        placed = {
-            "official_supply": None,
+        if "official_supply" not in given:
+            on_board = [sum(region[kind] for region in p.officials) for kind in range(3)]
+            if max(on_board) > rules.officials_per_type:
+                raise PositionError(f"players[{p.seat}].officials: {max(on_board)} of one type "
+                                    f"placed, a player has {rules.officials_per_type}")
+            p.official_supply = [rules.officials_per_type - k for k in on_board]
+        placed = {  # supply field: (the box's count, where the text places them, how many)
             "governors": (rules.governors, "board.governor_count",
                           sum(row[p.seat] for row in state.governor_count)),
             "palaces": (rules.palaces, "board.palace_count",
@@ -330,18 +335,9 @@ def _fill_supplies(board: dict[str, Any], players: list[Any], state: GameState,
             "soldiers": (rules.soldiers, "board.mausoleum and the entrance",
                          p.entrance + sum(m.slots.count(p.seat) for m in state.mausoleum)),
         }
-        for field, counted in placed.items():
+        for field, (total, where, used) in placed.items():
             if field in given:
                 continue
-            if counted is None:
-                on_board = [sum(region[kind] for region in p.officials) for kind in range(3)]
-                if max(on_board) > rules.officials_per_type:
-                    raise PositionError(f"players[{p.seat}].officials: {max(on_board)} of one "
-                                        f"type placed, a player has "
-                                        f"{rules.officials_per_type}")
-                p.official_supply = [rules.officials_per_type - k for k in on_board]
-                continue
-            total, where, used = counted
             if used > total:
                 raise PositionError(f"{where}: {used} of seat {p.seat}'s {field} placed, a "
                                     f"player has {total}")
