@@ -362,3 +362,18 @@ def parameters(spec: str) -> dict[str, Any]:
     defaults = {p.name: p.default for p in inspect.signature(factory).parameters.values()
                 if p.name in names}
     return {**defaults, **params}
+
+
+# The strongest bot at about the heuristic's cost, per player count: what a report's findings are
+# rechecked with by default and what the ladder's docs measure against. One table, so that the
+# recheck, the docs and the benchmarks all follow a new shipped scorer at once.
+STRONGEST_CHEAP: dict[int, str] = {2: "distilled(scorer='round3')", 3: "distilled", 4: "distilled"}
+
+
+def strongest_cheap(n_players: int) -> str:
+    """The spec of the strongest shipped bot at about the heuristic's cost for ``n_players``
+    (2 to 4): the default referee of ``zsim report``'s recheck."""
+    try:
+        return STRONGEST_CHEAP[n_players]
+    except KeyError:
+        raise UnknownStrategy(f"no strong cheap bot for {n_players} players (2 to 4)") from None
