@@ -1,8 +1,9 @@
 """``--variant`` values: rule options, box values by key path, and variant files.
 
-One entry is either ``KEY=VALUE`` or the path of a variant file (YAML mapping of ``KEY: VALUE``,
-see configs/variants/). Keys naming a :class:`GameOptions` field set that option; every other key
-is a key path into the component box (:mod:`zsim.components.overrides`).
+One entry is ``KEY=VALUE``, the path of a variant file (YAML mapping of ``KEY: VALUE``), or the
+name of a shipped one (``palace_vp_8``: configs/variants/, listed by ``zsim variants``). Keys
+naming a :class:`GameOptions` field set that option; every other key is a key path into the
+component box (:mod:`zsim.components.overrides`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import yaml
 from zsim.components import Box, load_box
 from zsim.components.overrides import parse_value
 from zsim.options import SETUP_PREFIX, GameOptions, OptionError
+from zsim.paths import shipped, unknown_name
 from zsim.yamlload import AliasBomb, safe_load
 
 OPTION_KEYS = frozenset(f.name for f in fields(GameOptions))
@@ -95,7 +97,11 @@ def _pairs(entry: str) -> list[tuple[str, Any]]:
     path = Path(entry)
     if path.suffix in (".yaml", ".yml"):
         return _file_pairs(path)
-    raise OptionError(f"variant {entry!r} is not KEY=VALUE nor a variant .yaml file")
+    named = shipped("variants", entry.strip())
+    if named is not None:
+        return _file_pairs(named)
+    raise OptionError(f"variant {entry!r} is not KEY=VALUE, a variant .yaml file nor a shipped "
+                      f"variant: {unknown_name('variants', entry.strip())} (`zsim variants`)")
 
 
 def _file_pairs(path: Path) -> list[tuple[str, Any]]:

@@ -51,10 +51,20 @@ class RegressError(click.ClickException):
     exit_code = 2
 
 
+def _baseline_path(entry: str) -> Path:
+    """A baseline as given: a file or run directory that exists, or a shipped baseline's name
+    (``ci``: configs/baselines/ci.yaml)."""
+    from zsim.paths import shipped
+
+    path = Path(entry)
+    return path if path.exists() else shipped("baselines", entry) or path
+
+
 @click.command("regress")
-@click.option("--baseline", "baseline_path", required=True,
-              type=click.Path(path_type=Path), metavar="FILE|RUN_DIR",
-              help="Baseline file (configs/baselines/*.yaml) or run directory to compare with.")
+@click.option("--baseline", "baseline_path", required=True, metavar="FILE|RUN_DIR|NAME",
+              callback=lambda ctx, param, value: _baseline_path(value),
+              help="Baseline file, run directory, or a shipped baseline's name (ci) to compare "
+                   "with.")
 @click.option("--against", type=click.Path(exists=True, path_type=Path),
               metavar="RUN_DIR|FILE",
               help="Compare this run directory (or baseline file) instead of re-running the "
