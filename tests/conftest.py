@@ -77,6 +77,7 @@ SLOW_MODULES = frozenset({
     "test_causal", "test_fair_play", "test_serve", "test_env", "test_notebook", "test_findings",
     "test_evidence", "test_compare", "test_api", "test_tutorial", "test_dispatch",
     "test_run_manifest", "test_merging", "test_power", "test_ratings", "test_packaging",
+    "test_docs_commands",
 })
 
 
