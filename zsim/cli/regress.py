@@ -18,6 +18,7 @@ import click
 import numpy as np
 import pandas as pd
 
+from zsim.paths import said, shipped
 from zsim.regress import (
     DISTRIBUTION,
     QUANTILE,
@@ -54,8 +55,6 @@ class RegressError(click.ClickException):
 def _baseline_path(entry: str) -> Path:
     """A baseline as given: a file or run directory that exists, or a shipped baseline's name
     (``ci``: configs/baselines/ci.yaml)."""
-    from zsim.paths import shipped
-
     path = Path(entry)
     return path if path.exists() else shipped("baselines", entry) or path
 
@@ -135,7 +134,7 @@ def command(baseline_path: Path, against: Path | None, update: bool,
     except (BaselineError, ExperimentError, OutputError, BackendError) as error:
         raise RegressError(str(error)) from error
     result = verdict(reference.summary, now.summary, table)
-    click.echo(report_text(reference.summary, now.summary, table, result, str(baseline_path),
+    click.echo(report_text(reference.summary, now.summary, table, result, said(baseline_path),
                            label, show_all))
     directory = figures or (out / "alarms" if out is not None else None)
     if directory is not None and not result.identical:

@@ -20,7 +20,7 @@ F = TypeVar("F", bound=Callable[..., object])
 _SEARCH_OPTIONS = (
     click.option("--experiment", "experiment_path", type=click.Path(dir_okay=False),
                  default=None, help="Experiment giving the box, variants, field and player "
-                                    "count (default: configs/experiments/default.yaml)."),
+                                    "count: a file or a shipped name (default: default)."),
     click.option("--field", multiple=True, help="An opponent strategy spec (repeat; default: "
                                                  "the experiment's lineup)."),
     click.option("--players", "-n", type=click.IntRange(2, 4), default=None,
