@@ -443,7 +443,7 @@ def test_bad_requests_get_a_4xx_and_one_line(server, tmp_path):
         (call(f"{base}/api/games", {"players": 3, "seats": ["human", "greedy"]}), 400,
          "seats: 2 given for 3 players"),
         (call(f"{base}/api/games", {"players": 2, "seats": ["human", "gredy"]}), 400,
-         "unknown strategy 'gredy'"),
+         "seat 2: no bot is called 'gredy' (did you mean greedy?)"),
         (call(f"{base}/api/games", {"players": 2, "seats": ["human", "mcts(iterations=-1)"]}),
          400, "mcts"),
         (call(f"{base}/api/games", {"players": 2, "seats": ["human", "greedy"],
@@ -498,6 +498,11 @@ def test_a_request_too_big_or_too_deep_gets_a_4xx_and_echoes_little(server):
     assert long_variant[0] == 400 and "yyy" in long_variant[1]["error"]
     for _, answer in (deep, big, long_variant):
         assert len(answer["error"]) < 400 and "\n" not in answer["error"]
+    # a long message is cut between two words, never inside one
+    from zsim.serve.app import _short
+
+    cut = _short("unknown strategy 'x'; available: " + ", ".join(["mausoleum"] * 60), 120)
+    assert cut.endswith("mausoleum\u2026") and len(cut) <= 120
     # a body sent in chunks, with no length told, is refused once it is over, too
     connection = http.client.HTTPConnection(base.removeprefix("http://"), timeout=60)
     connection.request("POST", "/api/games", body=iter([b"[" * 1024] * 70),

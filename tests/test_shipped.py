@@ -87,3 +87,19 @@ def test_a_two_player_sweep_needs_no_experiment_file(tmp_path, monkeypatch):
     table = pd.read_csv(tmp_path / "sweep" / "sweep.csv")
     assert set(table["n_players"]) == {2} and set(table["strategy"]) == {"greedy", "random"}
     assert set(table["games"]) == {4}
+
+
+def test_the_variant_played_is_named_on_every_page():
+    """The game viewer's record (the pages of `zsim view`, `play --html` and `serve`) names
+    the variant: rule options that differ from the defaults, setup constraints, box values."""
+    from zsim.game import Game
+    from zsim.lineup import seat_game
+    from zsim.viewer.record import game_meta
+
+    seated = seat_game(["random"], 2, 3, ["palace_vp_8", "court_reset=true",
+                                          "setup.force.board=board2"])
+    game = Game(seated.box, seated.strategies, 3, seated.options)
+    assert game_meta(game, None)["variants"] == [
+        "court_reset=true", "setup.force.board=board2", "rules.palace_vp=8"]
+    plain = seat_game(["random"], 2, 3)
+    assert game_meta(Game(plain.box, plain.strategies, 3, plain.options), None)["variants"] == []

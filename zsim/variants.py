@@ -61,6 +61,21 @@ class Variants:
         return [*self.options, *(f"{k}={_text(v)}" for k, v in self.box)]
 
 
+def played(options: GameOptions, box: Box) -> list[str]:
+    """The variant a game is played under, as ``--variant`` strings: the rule options that
+    differ from the defaults, then the box values changed (``Box.overrides``); empty for the
+    rules as printed. A page shows it, so that a game is never taken for another's."""
+    default = GameOptions()
+    chosen = [f"{f.name}={_option_text(getattr(options, f.name))}" for f in fields(GameOptions)
+              if f.name != "setup" and getattr(options, f.name) != getattr(default, f.name)]
+    chosen += [f"setup.{mode}.{kind}={','.join(ids)}" for mode, kind, ids in options.setup]
+    return [*chosen, *Variants(box=box.overrides).as_strings()]
+
+
+def _option_text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 def _text(value: Any) -> str:
     """A value as YAML text that reads back equal: JSON where it does, which keeps the strings
     of existing runs; YAML's flow style otherwise, for mappings with number keys (a per-player-

@@ -56,7 +56,7 @@ from zsim.yamlload import safe_load
 
 LOOPBACK = ("127.0.0.1", "localhost")
 MAX_BODY = 64 * 1024  # bytes of a request body: a new game's form is well under 1 KiB
-ECHO = 600  # characters of an error message at most: what a request sent is quoted short
+ECHO = 360  # characters of an error message at most: what a request sent is quoted short
 Model = TypeVar("Model", bound=BaseModel)
 
 
