@@ -59,13 +59,22 @@ def _baseline_path(entry: str) -> Path:
     return path if path.exists() else shipped("baselines", entry) or path
 
 
+def _existing(entry: str) -> Path:
+    """``--against`` as given (a path, or a shipped baseline's name), which must exist."""
+    path = _baseline_path(entry)
+    if not path.exists():
+        raise click.BadParameter(f"{entry}: no such file or directory, nor a shipped "
+                                 "baseline (`zsim variants`)", param_hint="--against")
+    return path
+
+
 @click.command("regress")
 @click.option("--baseline", "baseline_path", required=True, metavar="FILE|RUN_DIR|NAME",
               callback=lambda ctx, param, value: _baseline_path(value),
               help="Baseline file, run directory, or a shipped baseline's name (ci) to compare "
                    "with.")
-@click.option("--against", type=click.Path(exists=True, path_type=Path),
-              metavar="RUN_DIR|FILE",
+@click.option("--against", metavar="RUN_DIR|FILE|NAME",
+              callback=lambda ctx, param, value: None if value is None else _existing(value),
               help="Compare this run directory (or baseline file) instead of re-running the "
                    "baseline's experiment.")
 @click.option("--update", is_flag=True,
