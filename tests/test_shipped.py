@@ -103,3 +103,15 @@ def test_the_variant_played_is_named_on_every_page():
         "court_reset=true", "setup.force.board=board2", "rules.palace_vp=8"]
     plain = seat_game(["random"], 2, 3)
     assert game_meta(Game(plain.box, plain.strategies, 3, plain.options), None)["variants"] == []
+
+
+def test_ci_runs_the_whole_suite_as_the_readme_gives_it():
+    """README gives a quick selection and the whole suite; CI (.ci/run) runs the whole one,
+    with the command README gives, so the slow tests are never left out of CI."""
+    root = Path(__file__).resolve().parents[1]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    ci = (root / ".ci" / "run").read_text(encoding="utf-8")
+    assert 'pytest -m "not slow"' in readme
+    whole = "python -m pytest -n auto"
+    assert whole in readme and f"\n{whole}" in ci
+    assert "-m" not in ci.split(f"\n{whole}")[1].splitlines()[0].split("#")[0]
