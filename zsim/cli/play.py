@@ -36,11 +36,14 @@ SHOWN = 12  # options listed with their values by --ask, the best first
 @click.option("--seed", type=int, default=1, show_default=True, help="Game seed.")
 @click.option("--strategy", "-s", "strategy_names", multiple=True,
               help="Strategy per seat, repeatable; the last one fills the remaining seats.")
-@click.option("--variant", "variants", multiple=True, metavar="KEY=VALUE",
+@click.option("--variant", "variants", multiple=True, metavar="KEY=VALUE|NAME",
               help="A rule option (board=board2, mausoleum=advanced, court_reset=true), a box "
-                   "value by key path (rules.palace_vp=8) or a variant .yaml file. Repeatable.")
+                   "value by key path (rules.palace_vp=8), a variant .yaml file or a shipped "
+                   "variant's name (`zsim variants`). Repeatable. With --from, the position's "
+                   "own variant is kept.")
 @click.option("--box", "box_dir", type=click.Path(file_okay=False, exists=True),
-              default=None, help="Component directory (default: configs/components).")
+              default=None, help="A component box of your own (default: the built-in one; "
+                                 "with --from, the one the position names).")
 @click.option("--solo", is_flag=True, help="Play the solo mode: --strategy against Li Si.")
 @click.option("--lisi", "lisi_level", type=click.IntRange(1, 4), default=1, show_default=True,
               help="Li Si's level with --solo.")
