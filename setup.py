@@ -116,6 +116,8 @@ def compiled_engine() -> list[Extension]:
         return []
     # The digests of the sources as mypyc reads them: a source edited while the C compiler
     # runs is then recorded as stale, never as built.
+    print("compiling the engine with mypyc: about five CPU-minutes (ZSIM_PURE_PYTHON=1 "
+          "installs the sources alone)", file=sys.stderr)
     COMPILED_DIGESTS.update(digests())
     # The modules they import are read for their types, not compiled.
     try:
