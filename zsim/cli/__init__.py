@@ -28,7 +28,7 @@ MODULES = {"effects": "causal", "variants": "shipped"}
 #: starts, so that a missing package stops it at once (exit 2), not after its games are played.
 NEEDS = {"compare": "report", "sweep": "report", "effects": "report", "rate": "report",
          "power": "report", "regress": "report", "report": "report", "tournament": "report",
-         "tune": "tune", "exploit": "tune", "balance": "tune", "serve": "serve", "train": "learn"}
+         "tune": "tune", "exploit": "tune", "serve": "serve", "train": "learn"}
 
 
 class ExtraMissing(click.ClickException):
