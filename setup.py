@@ -1,13 +1,16 @@
 """Build step for the compiled engine: the rules, the state, the game loop, the seat's view and
 the heuristic bots' estimates, compiled with mypyc under their own module names.
 
-Compiled, the engine plays the same games, decision for decision, about twice as fast. The
+Compiled, the engine plays the same games, decision for decision, about four times as fast
+(4.0x [3.9, 4.1] on the default lineup). The
 build is optional: without mypy or a C compiler, when the sources do not type-check, or with
 ``ZSIM_PURE_PYTHON=1`` set at install time, nothing is compiled and the install has the sources
 alone. A build that succeeds writes ``zsim/compiled.json`` beside the modules, with the digest
 of each source it compiled; ``zsim.engine_build`` (imported by ``zsim/__init__.py``) uses a compiled
 module only while every source of the build still has its recorded digest, so an edited source
-takes effect at once (at pure-Python speed until the next ``pip install -e .``).
+takes effect at once (at pure-Python speed until the next ``pip install -e .``). An editable
+install whose in-place build still matches every source keeps it (``reusable``): a second
+``pip install -e`` does not compile the engine again.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import hashlib
 import json
 import os
 import sys
+import sysconfig
 from pathlib import Path
 
 from setuptools import Extension, setup
@@ -73,13 +77,35 @@ def remove_earlier_build(in_place: bool) -> None:
             library.unlink()
 
 
+def reusable(root: Path = Path()) -> bool:
+    """Whether the in-place build under ``root`` is whole and fresh: its record names every
+    source with the digest it has now, and every extension is there for this Python. A second
+    editable install (``pip install -e ".[test]"`` after ``pip install -e .``) then keeps it
+    instead of compiling the same sources again, five CPU-minutes for nothing."""
+    try:
+        recorded = json.loads((root / "zsim" / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return False
+    here = {module_name(source): hashlib.sha256((root / source).read_bytes()).hexdigest()
+            for source in COMPILED}
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    return (recorded == here
+            and all((root / source).with_suffix(suffix).is_file() for source in COMPILED)
+            and any(root.glob(f"*__mypyc{suffix}")))
+
+
 def compiled_engine() -> list[Extension]:
     """The extension modules of the engine, or none (see the module docstring)."""
     if not BUILDS & set(sys.argv[1:]):
         return []
-    remove_earlier_build(in_place=bool(IN_PLACE & set(sys.argv[1:])))
+    in_place = bool(IN_PLACE & set(sys.argv[1:]))
     # the switch read as zsim.engine_build.switched_off reads it (0, false, no, off: compile)
     switch = os.environ.get("ZSIM_PURE_PYTHON", "").strip().lower()
+    if in_place and switch in ("", "0", "false", "no", "off") and reusable():
+        print("the engine's in-place build matches its sources: kept, not compiled again",
+              file=sys.stderr)
+        return []
+    remove_earlier_build(in_place=in_place)
     if switch not in ("", "0", "false", "no", "off"):
         print("ZSIM_PURE_PYTHON is set: installing the engine's sources alone", file=sys.stderr)
         return []
@@ -90,6 +116,8 @@ def compiled_engine() -> list[Extension]:
         return []
     # The digests of the sources as mypyc reads them: a source edited while the C compiler
     # runs is then recorded as stale, never as built.
+    print("compiling the engine with mypyc: about five CPU-minutes (ZSIM_PURE_PYTHON=1 "
+          "installs the sources alone)", file=sys.stderr)
     COMPILED_DIGESTS.update(digests())
     # The modules they import are read for their types, not compiled.
     try:

@@ -10,7 +10,6 @@ named here; the findings section lists them all.
 from __future__ import annotations
 
 import math
-import os
 from collections import defaultdict
 from pathlib import Path
 
@@ -153,9 +152,11 @@ def _assumed(data: RunData, sections: list[Section], listed: list[Finding],
 
 
 def _shown(path: Path) -> str:
-    """A path as short as it can be said from here."""
-    relative = os.path.relpath(path)
-    return relative if not relative.startswith("..") else str(path)
+    """A path as a command printed here can say it from any folder: a shipped variant by its
+    name (``zsim.paths.said``)."""
+    from zsim.paths import said
+
+    return said(path)
 
 
 def games_for_win_rates(table: pd.DataFrame, games: int,

@@ -65,3 +65,25 @@ def make_game(box: Box) -> Callable[..., Game]:
         return Game(box, [Scripted() for _ in range(n)], seed, **kwargs)
 
     return make
+
+
+# Modules whose tests play many games, start servers, browsers or worker processes, compile,
+# tune or fit: `pytest -m "not slow"` leaves them out (README's quick check), CI runs them all.
+SLOW_MODULES = frozenset({
+    "test_serve_browser", "test_viewer_browser", "test_report", "test_report_figures",
+    "test_experience_report", "test_engine_build", "test_tuning", "test_learn",
+    "test_distilled", "test_search_bots", "test_rollout_bot", "test_regress",
+    "test_compare_commits", "test_isolate", "test_limits", "test_runner", "test_tournament",
+    "test_causal", "test_fair_play", "test_serve", "test_env", "test_notebook", "test_findings",
+    "test_evidence", "test_compare", "test_api", "test_tutorial", "test_dispatch",
+    "test_run_manifest", "test_merging", "test_power", "test_ratings", "test_packaging",
+    "test_docs_commands",
+})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the tests of ``SLOW_MODULES`` slow (``pytest -m "not slow"`` to leave them out)."""
+    slow = pytest.mark.slow
+    for item in items:
+        if item.path.stem in SLOW_MODULES:
+            item.add_marker(slow)

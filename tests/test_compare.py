@@ -185,3 +185,20 @@ def test_a_sweep_value_given_twice_is_refused_before_any_game(experiment, tmp_pa
     assert result.exit_code == 2
     assert "rules.palace_vp: the value 6 is given twice" in result.output
     assert "Traceback" not in result.output and not out.exists()
+
+
+def test_a_strategy_that_wins_every_game_of_both_runs_claims_no_detectable_change():
+    """greedy against random wins every game of the base and of the variant: the win-rate
+    intervals have no width, and the verdict says the games cannot tell what they would have
+    detected, not that "±0.0 points would have been detected"."""
+    from zsim.compare import MIN_PAIRS, verdict
+
+    rows = [{"n_players": 2, "strategy": name, "metric": "win_share", "games": MIN_PAIRS * 2,
+             "base": share, "variant": share, "difference": 0.0, "low": 0.0, "high": 0.0,
+             "significant": False} for name, share in (("greedy", 1.0), ("random", 0.0))]
+    rows.append({"n_players": 2, "strategy": "greedy", "metric": "vp_total",
+                 "games": MIN_PAIRS * 2, "base": 90.0, "variant": 92.0, "difference": 2.0,
+                 "low": 1.0, "high": 3.0, "significant": True})
+    said = verdict(pd.DataFrame(rows))
+    assert "±0.0" not in said
+    assert "cannot say what change they would have detected" in said

@@ -131,3 +131,47 @@ def test_the_cli_says_which_build_runs():
 def test_the_switch_reads_zero_and_no_as_leaving_the_build_on(value, off):
     environ = {} if value is None else {engine_build.SWITCH: value}
     assert engine_build.switched_off(environ) is off
+
+
+REUSABLE = """
+import json, sys, setuptools
+setuptools.setup = lambda **kwargs: None  # setup.py's functions, without a build
+import runpy
+found = runpy.run_path("setup.py")
+print(json.dumps([found["reusable"](), found["COMPILED"]]))
+"""
+
+
+def test_a_second_editable_install_keeps_a_fresh_in_place_build(tmp_path):
+    """setup.py keeps an in-place build whose record matches every source and whose
+    extensions are all there (README's second command does not compile again), and compiles
+    once a source, the record or an extension differs."""
+    def reusable(root: Path) -> bool:
+        done = subprocess.run([sys.executable, "-c", REUSABLE], capture_output=True,
+                              text=True, cwd=root, check=True)
+        return json.loads(done.stdout.splitlines()[-1])[0]
+
+    repo = Path(__file__).resolve().parents[1]
+    sources = json.loads(subprocess.run(
+        [sys.executable, "-c", REUSABLE], capture_output=True, text=True, cwd=repo,
+        check=True).stdout.splitlines()[-1])[1]
+    root = tmp_path / "tree"
+    for source in sources:
+        (root / source).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(repo / source, root / source)
+    shutil.copy(repo / "setup.py", root / "setup.py")
+    import hashlib
+    import sysconfig
+
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    record = {s.removesuffix(".py").replace("/", "."):
+              hashlib.sha256((root / s).read_bytes()).hexdigest() for s in sources}
+    (root / "zsim" / "compiled.json").write_text(json.dumps(record))
+    assert not reusable(root)  # no extension built yet
+    for source in sources:
+        (root / source).with_suffix(suffix).write_bytes(b"")
+    (root / f"abc__mypyc{suffix}").write_bytes(b"")
+    assert reusable(root)
+    with (root / sources[0]).open("a") as edited:
+        edited.write("\n# edited\n")
+    assert not reusable(root)  # a source changed since: compiled again

@@ -307,3 +307,40 @@ def test_the_vp_of_a_position_written_by_hand_count_as_scored(box):
     again["records"]["ledger"] = [{}, {"vp_walls": 3}]
     with pytest.raises(ScoreAuditError, match="seat 0"):
         Game.from_text(json.dumps(again), box).play([RandomStrategy(), RandomStrategy()])
+
+
+ODD_BOT = '''
+from zsim.strategies.base import Strategy
+
+
+class Contrary(Strategy):
+    """Values the options in the order offered, and answers the last one."""
+
+    name = "contrary"
+
+    def option_values(self, view, decision):
+        return [float(len(decision.options) - i) for i in range(len(decision.options))]
+
+    def choose(self, view, decision):
+        return decision.options[-1]
+'''
+
+
+def test_play_ask_names_the_seat_by_colour_and_says_why_a_lower_value_is_starred(box, tmp_path):
+    """The seat asked is a colour (not "outside": nobody sits in a position's seats yet), and a
+    bot whose answer is not its highest value listed gets a line saying so."""
+    game = position_at(box, 2, "turn", 2)
+    path = tmp_path / "position.json"
+    path.write_text(game.to_text())
+    bot = tmp_path / "contrary.py"
+    bot.write_text(ODD_BOT)
+    result = CliRunner().invoke(main, ["play", "--from", str(path), "--ask", "greedy",
+                                       "--ask", f"{bot}:Contrary"])
+    assert result.exit_code == 0, result.output
+    assert "outside" not in result.output
+    assert result.output.splitlines()[0].split(", round")[0].split("(")[1].rstrip(")") in (
+        "Red", "Blue", "Green", "Yellow", "Black", "White")
+    contrary = result.output.split(f"{bot}:Contrary: ")[1]
+    assert "below its best value listed" in contrary
+    greedy = result.output.split("greedy: ")[1].split(f"{bot}:Contrary")[0]
+    assert "below its best value listed" not in greedy  # greedy answers its best

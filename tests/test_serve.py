@@ -25,6 +25,7 @@ from zsim.cli import main
 from zsim.components import default_box_dir, load_box
 from zsim.components.schema import SUITS
 from zsim.game import Game
+from zsim.position import PositionError
 from zsim.serve.adapter import SECRET_KINDS, option_words, targets
 from zsim.serve.live import LiveGame
 from zsim.serve.replay import (
@@ -442,7 +443,7 @@ def test_bad_requests_get_a_4xx_and_one_line(server, tmp_path):
         (call(f"{base}/api/games", {"players": 3, "seats": ["human", "greedy"]}), 400,
          "seats: 2 given for 3 players"),
         (call(f"{base}/api/games", {"players": 2, "seats": ["human", "gredy"]}), 400,
-         "unknown strategy 'gredy'"),
+         "seat 2: no bot is called 'gredy' (did you mean greedy?)"),
         (call(f"{base}/api/games", {"players": 2, "seats": ["human", "mcts(iterations=-1)"]}),
          400, "mcts"),
         (call(f"{base}/api/games", {"players": 2, "seats": ["human", "greedy"],
@@ -497,6 +498,11 @@ def test_a_request_too_big_or_too_deep_gets_a_4xx_and_echoes_little(server):
     assert long_variant[0] == 400 and "yyy" in long_variant[1]["error"]
     for _, answer in (deep, big, long_variant):
         assert len(answer["error"]) < 400 and "\n" not in answer["error"]
+    # a long message is cut between two words, never inside one
+    from zsim.serve.app import _short
+
+    cut = _short("unknown strategy 'x'; available: " + ", ".join(["mausoleum"] * 60), 120)
+    assert cut.endswith("mausoleum\u2026") and len(cut) <= 120
     # a body sent in chunks, with no length told, is refused once it is over, too
     connection = http.client.HTTPConnection(base.removeprefix("http://"), timeout=60)
     connection.request("POST", "/api/games", body=iter([b"[" * 1024] * 70),
@@ -682,7 +688,7 @@ def test_zsim_serve_says_which_extra_to_install_when_it_is_missing(monkeypatch):
     monkeypatch.setattr(importlib.util, "find_spec",
                         lambda name, *a: None if name == "starlette" else real(name, *a))
     result = CliRunner().invoke(main, ["serve"])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a command that cannot start
     assert result.output.splitlines() == [
         "Error: zsim serve needs starlette: install it with pip install 'zsim[serve]'"]
 
@@ -736,3 +742,38 @@ def test_the_position_saved_mid_game_is_the_game_as_it_stands(server):
     words = option_words(loaded.views[decision.seat], decision)
     assert words == [option["text"] for option in last["question"]["options"]]
     assert call(f"{base}/api/games/nosuchgame/position")[0] == 404
+
+
+def test_a_position_saved_under_a_variant_plays_on_under_it(server, tmp_path):
+    """A game with a box variant, saved as a position and continued by ``zsim play --from``,
+    plays on with the variant's values (Palaces at 8 VP), as the saved game's own replay does;
+    a --variant that would change them is refused in one line."""
+    base, _ = server
+    game = new_game(base, players=2, seats=["human", "greedy"], seed=35,
+                    variants=["palace_vp_8"])
+    play(base, game, random.Random(5), answers=10)
+    status, text = call(f"{base}/api/games/{game}/position")
+    assert status == 200, text
+    assert text["box"] == {"dir": None, "variants": ["rules.palace_vp=8"]}
+    position = tmp_path / "p.json"
+    position.write_text(json.dumps(text))
+    runner = CliRunner()
+    played = runner.invoke(main, ["play", "--from", str(position), "-s", "greedy", "--json"])
+    assert played.exit_code == 0, played.output
+    players = json.loads(played.output)["players"]
+    # every Palace built scores 8 under the variant (the score sheet is the engine's own)
+    loaded = Game.from_text(json.dumps(text), load_box(default_box_dir(),
+                                                       [("rules.palace_vp", 8)]))
+    assert loaded.rules.palace_vp == 8
+    assert all(p["vp_palaces"] % 8 == 0 for p in players)
+    refused = runner.invoke(main, ["play", "--from", str(position), "-s", "greedy",
+                                   "--variant", "rules.palace_vp=6"])
+    assert refused.exit_code == 1
+    assert "played with rules.palace_vp=8" in refused.output
+    assert len(refused.output.strip().splitlines()) == 1
+    # the built-in box as shipped is refused too: the position names the value it needs
+    with pytest.raises(PositionError, match=r"rules\.palace_vp=8"):
+        Game.from_text(json.dumps(text), load_box(default_box_dir()))
+    # the page and the saved-games list name the variant
+    assert "rules.palace_vp=8" in call(f"{base}/game/{game}")[1]
+    assert "rules.palace_vp=8" in call(f"{base}/")[1]

@@ -40,12 +40,22 @@ def text(browser: Browser, selector: str) -> str:
 
 def question(browser: Browser) -> tuple[str, tuple[str, list[str]]]:
     """Wait until the page waits for someone: for what, and the question it shows with its
-    options (one round trip, as the game takes a hundred of them)."""
+    options in words (one round trip, as the game takes a hundred of them). A turn shows its
+    cards first and a card's uses once it is picked: the options are then the page's data."""
     state, asked, shown = browser.wait_for(
         "window.whenIdle().then((state) => [state, "
         "document.getElementById('question').textContent, "
-        "[...document.querySelectorAll('#options button.option')].map(b => b.textContent)])")
+        "game.question ? game.question.options.map(o => o.text) : []])")
     return state, (asked, shown)
+
+
+def choose(browser: Browser, index: int) -> None:
+    """Answer option ``index`` as a person does: on a turn, its card first, then its use."""
+    card = browser.evaluate(f"game.question.picks ? game.question.picks[{index}].card : null")
+    if card is not None and not browser.evaluate(
+            f"!!document.querySelector('#cards button.picked[data-card=\"{card}\"]')"):
+        browser.click(f'#cards button[data-card="{card}"]')
+    browser.click(f'#options button[data-index="{index}"]')
 
 
 def start(browser: Browser, base: str, seats: list[str], variant: str | None = None,
@@ -58,7 +68,7 @@ def start(browser: Browser, base: str, seats: list[str], variant: str | None = N
     if len(seats) != 2:
         browser.click(f"input[name=mode][value='{len(seats)}']")
     if variant:
-        browser.click(f"input[name=variant_file][value$='{variant}.yaml']")
+        browser.click(f"input[name=variant_file][value='{variant}']")
     browser.evaluate(f"document.querySelector('input[name=seed]').value = '{seed}'")
     browser.click("#start")
     deadline = time.monotonic() + 60
@@ -84,7 +94,7 @@ def test_a_game_against_greedy_played_to_the_end_by_clicking(site):
     state, first = question(browser)
     assert state == "question"
     asked = [first]
-    browser.click("#options li:nth-child(1) button")
+    choose(browser, 0)
     shown = set()
     while browser.evaluate("document.body.dataset.state") == "busy":
         shown.add(text(browser, "#status"))
@@ -92,12 +102,32 @@ def test_a_game_against_greedy_played_to_the_end_by_clicking(site):
     assert "Red (greedy)…" in shown or "Blue (greedy)…" in shown, shown
     browser.open(f"{base}/game/{game}?pace=0")
     rng = random.Random(3)
-    clicks, undone, hinted = 1, False, False
+    clicks, undone, hinted, wide = 1, False, False, False
+    # the variant is on the page all the time, and in its title
+    assert "rules.palace_vp=8" in text(browser, "#variant")
+    assert "rules.palace_vp=8" in browser.evaluate("document.title")
     while (looked := question(browser))[0] == "question":
         asking = looked[1]
         shown = asking[1]
         assert shown
         if not hinted and len(asked) >= 8 and asking[0].startswith("Your turn"):
+            # a turn is a card, then its use: the cards of the hand, each once, with short
+            # labels and the ability text on demand; picking one frames its targets
+            cards = browser.evaluate("[...document.querySelectorAll('#cards button')]"
+                                     ".map(b => [b.textContent, b.title])")
+            picks = browser.evaluate("game.question.picks")
+            assert len(cards) == len({p["card"] for p in picks}) < len(shown)
+            assert all(len(label) < 30 and title for label, title in cards)
+            assert browser.evaluate("document.querySelectorAll('#options button').length") == 0
+            browser.screenshot(folder / "picker-cards.png")
+            browser.click("#cards button:nth-child(1)")
+            uses = browser.evaluate("[...document.querySelectorAll('#options button')]"
+                                    ".map(b => b.textContent)")
+            assert uses and all(len(use) < 30 for use in uses), uses
+            assert picks[0]["card"] == browser.evaluate(
+                "Number(document.querySelector('#cards button.picked').dataset.card)")
+            assert browser.evaluate("document.getElementById('cardtext').textContent")
+            assert browser.evaluate("document.querySelectorAll('#board .target').length") >= 2
             # the options act somewhere on the board: pointing at one frames it
             browser.hover("#options li:nth-child(1) button")
             assert browser.evaluate("document.querySelectorAll('#board .target').length") >= 2
@@ -105,15 +135,19 @@ def test_a_game_against_greedy_played_to_the_end_by_clicking(site):
             browser.evaluate("document.getElementById('hintbot').value = 'greedy'")
             browser.click("#hint")
             assert idle(browser) == "question"
-            assert "greedy would choose option" in text(browser, "#hinted")
-            chosen = browser.evaluate("[...document.querySelectorAll('#options li')]"
-                                      ".findIndex(li => li.classList.contains('hinted'))")
+            assert "greedy would choose" in text(browser, "#hinted")
+            chosen = browser.evaluate("Number(document.querySelector('#options li.hinted "
+                                      "button').dataset.index)")
             values = browser.evaluate("[...document.querySelectorAll('#options .value')]"
                                       ".map(v => v.textContent)")
-            assert chosen >= 0 and len(values) == len(shown)
+            hinted_card = browser.evaluate(f"game.question.picks[{chosen}].card")
+            assert browser.evaluate("Number(document.querySelector('#cards button.picked')"
+                                    ".dataset.card)") == hinted_card
+            assert len(values) == browser.evaluate(
+                "document.querySelectorAll('#options button').length")
             browser.screenshot(folder / "hint.png")
             asked.append(asking)
-            browser.click(f"#options li:nth-child({chosen + 1}) button")  # follow the hint
+            choose(browser, chosen)  # follow the hint
             hinted = True
             clicks += 1
             continue
@@ -128,11 +162,18 @@ def test_a_game_against_greedy_played_to_the_end_by_clicking(site):
             undone = True
             continue
         asked.append(asking)
-        browser.click(f"#options li:nth-child({rng.randrange(len(shown)) + 1}) button")
+        if asking[0].startswith("Your turn") and round_of(browser) >= 2 and not wide:
+            browser.screenshot(folder / "hand-round-2.png")  # the hand's card numbers
+            # a card's number (100 and more: three digits) never runs into its trigger word
+            assert browser.evaluate(OVERLAPS) == []
+            wide = True
+        choose(browser, rng.randrange(len(shown)))
         clicks += 1
     state = looked[0]
     assert state == "over", text(browser, "#status")
     assert undone and hinted
+    # no position to save once the game is over
+    assert browser.evaluate("document.getElementById('position').offsetParent") is None
     browser.screenshot(folder / "final.png")
     # the score sheet is the engine's, replayed from the game's own file
     _, saved = call(f"{base}/api/games/{game}/replay")
@@ -153,6 +194,18 @@ def test_a_game_against_greedy_played_to_the_end_by_clicking(site):
     browser.open(base + browser.evaluate("document.getElementById('viewer').getAttribute('href')"))
     browser.press("End", 35)
     assert "Game over" in text(browser, "#where")
+
+
+def round_of(browser: Browser) -> int:
+    where = text(browser, "#where")
+    return int(where.split("Round ")[1].split()[0]) if "Round " in where else 0
+
+
+OVERLAPS = """[...document.querySelectorAll('#board .hand .card')].filter((card) => {
+  const [number, trigger] = [...card.querySelectorAll('text')].map((t) => t.getBBox());
+  return number.x + number.width > trigger.x && trigger.y + trigger.height > number.y
+    && number.y + number.height > trigger.y;
+}).map((card) => card.dataset.card)"""
 
 
 def test_hot_seat_players_each_see_only_their_own_hand(site):
@@ -179,7 +232,7 @@ def test_hot_seat_players_each_see_only_their_own_hand(site):
         if all(face_up + backs for _, face_up, backs in faces) and seat not in looked:
             looked.add(seat)  # both hands have cards: one shown, the other as backs
             browser.screenshot(folder / f"hot-seat-{seat}.png")
-        browser.click("#options li:nth-child(1) button")
+        choose(browser, 0)
         assert curtains < 60
     assert curtains >= 2
     assert browser.console_errors() == []

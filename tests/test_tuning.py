@@ -248,8 +248,8 @@ def test_tune_refuses_bad_input_with_one_line() -> None:
     for players in ("0", "7"):
         result = runner.invoke(main, ["tune", "--out", "x", "--players", players])
         assert result.exit_code == 2
-        assert f"Invalid value for '--players': {players} is not in the range 2<=x<=4" \
-            in result.output
+        assert f"Invalid value for '--players' / '-n': {players} is not in the range " \
+            "2<=x<=4" in result.output
 
 
 # --- zsim exploit ----------------------------------------------------------------------------

@@ -148,7 +148,12 @@ def _detectable(win: pd.DataFrame) -> str:
     judged = win[win["games"] >= MIN_PAIRS]
     sizes = [detectable_shift(lo, hi) * 100 for lo, hi in zip(judged["low"], judged["high"],
                                                                strict=True)]
-    sizes = [x for x in sizes if math.isfinite(x)]
+    # an interval of no width (a strategy that won, or lost, every game of both runs) has no
+    # spread to measure power by: "±0.0 points would have been detected" would be false
+    sizes = [x for x in sizes if math.isfinite(x) and x > 0]
+    if not sizes and len(judged):
+        return ("every pair of games gave the same win shares, so these games cannot say what "
+                "change they would have detected")
     return (f"with {games} paired games a change of ±{max(sizes):.1f} points or more would "
             "have been detected at 80% power" if sizes else "")
 

@@ -8,6 +8,10 @@ build (compiled or pure) wrote or reads it. The format (``FORMAT``) is documente
 docs/research.md; in short, one JSON object:
 
 - ``format``, ``n_players``, ``seed``, ``variants`` (the rule options);
+- ``box``, when the game is not played with the built-in box as shipped: ``dir``, the folder of
+  a box of one's own (null: the built-in one), and ``variants``, the box's values changed by key
+  path (``["rules.palace_vp=8"]``), so that the game plays on under the same box
+  (``box_of`` reads it; a box that differs is refused, naming the key);
 - where the game stands: ``round``, ``stage`` (``start``, ``round``, ``turns``, ``rewards``,
   ``over``), ``step`` (the turn of the round, in ``turns``), and, written for the reader only,
   ``turn`` (whose turn) and ``question`` (the question pending: seat, kind, options in words);
@@ -32,6 +36,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import asdict
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from zsim.options import GameOptions
@@ -48,7 +53,7 @@ STAGES = ("start", "round", "turns", "rewards", "over")  # zsim.state.Stage, by 
 CARD_FIELDS = frozenset({"court", "discard", "decks", "hands", "alchemist_supply", "tableau",
                          "master_available", "emperor"})
 # Every key of a position (``turn`` and ``question`` are written for the reader, never read).
-KEYS = frozenset({"format", "n_players", "players", "seed", "variants", "round", "stage",
+KEYS = frozenset({"format", "n_players", "players", "seed", "variants", "box", "round", "stage",
                   "step", "turn", "question", "answers", "board", "hands", "decks",
                   "decisions", "told", "setup", "records", "narration", "rng",
                   "strategy_rngs"})
@@ -84,6 +89,7 @@ def to_text(checkpoint: Any, t: Tables, question: dict[str, Any] | None = None,
         "n_players": state.n,
         "seed": checkpoint.seed,
         "variants": _options_json(checkpoint.options),
+        **_box_json(t.box),
         "round": state.round,
         "stage": STAGES[state.stage],
         "step": state.step,
@@ -115,6 +121,19 @@ def to_text(checkpoint: Any, t: Tables, question: dict[str, Any] | None = None,
 
 def _options_json(options: GameOptions) -> dict[str, Any]:
     return plain(asdict(options))
+
+
+def _box_json(box: Box) -> dict[str, Any]:
+    """The ``box`` key of a game not played with the built-in box as shipped (none for one
+    that is: positions of the shipped game read as before)."""
+    from zsim.components import default_box_dir
+    from zsim.variants import Variants
+
+    own = Path(box.source).resolve() != default_box_dir().resolve()
+    if not own and not box.overrides:
+        return {}
+    return {"box": {"dir": str(Path(box.source).resolve()) if own else None,
+                    "variants": Variants(box=box.overrides).as_strings()}}
 
 
 def _field(name: str, value: Any, names: tuple[str, ...]) -> Any:
@@ -156,7 +175,7 @@ def _dump(data: dict[str, Any]) -> str:
     items = list(data.items())
     for i, (key, value) in enumerate(items):
         comma = "," if i < len(items) - 1 else ""
-        if isinstance(value, dict) and key in ("board", "records", "setup", "question"):
+        if isinstance(value, dict) and key in ("board", "records", "setup", "question", "box"):
             inner = [f"  {json.dumps(k)}: {_compact(v)}" for k, v in value.items()]
             lines.append(f"  {json.dumps(key)}: {{\n" + ",\n".join(
                 "  " + line for line in inner) + f"\n  }}{comma}")
@@ -195,6 +214,7 @@ def from_text(text: str, box: Box, fresh: Callable[[int, int, GameOptions], Any]
         raise PositionError(f"n_players: {n}; a game has 2 to 4 players")
     seed = _int(data, "seed", 1)
     options = _options(data.get("variants", {}))
+    _check_box(data, box)
     unknown = sorted(set(data) - KEYS)
     if unknown:
         raise PositionError(f"{unknown[0]}: no such key of a position; the keys: "
@@ -234,6 +254,55 @@ def _checkpoint(data: dict[str, Any], seed: int, options: GameOptions, state: Ga
         "narration": data.get("narration"), "setup": data["setup"],
         "view_rngs": [_rng(r) for r in data["strategy_rngs"]],
     }
+
+
+def box_of(text: str) -> tuple[str | None, tuple[str, ...]]:
+    """The box a position was played with: the folder of a box of one's own (None: the
+    built-in box) and the box values it changed, as ``KEY=VALUE`` strings (``--variant``).
+    A text that is not a position gives the built-in box: ``from_text`` says what is wrong."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        return None, ()
+    return _box_given(data) if isinstance(data, dict) else (None, ())
+
+
+def _box_given(data: dict[str, Any]) -> tuple[str | None, tuple[str, ...]]:
+    given = data.get("box")
+    if given is None:
+        return None, ()
+    if not isinstance(given, dict) or set(given) - {"dir", "variants"}:
+        raise PositionError('box: expected {"dir": FOLDER or null, "variants": [KEY=VALUE...]}')
+    folder, variants = given.get("dir"), given.get("variants", [])
+    if folder is not None and not isinstance(folder, str):
+        raise PositionError(f"box.dir: expected a folder or null, got {folder!r}")
+    if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+        raise PositionError("box.variants: expected a list of KEY=VALUE strings")
+    return folder, tuple(variants)
+
+
+def _check_box(data: dict[str, Any], box: Box) -> None:
+    """Refuse a box whose changed values differ from the ones the position was played with
+    (a game continued under other rules than it began with, silently), naming the first."""
+    from zsim.options import OptionError
+    from zsim.variants import parse
+
+    if "box" not in data:
+        return
+    try:
+        wanted = dict(parse(_box_given(data)[1]).box)
+    except OptionError as error:
+        raise PositionError(f"box.variants: {error}") from None
+    have = dict(box.overrides)
+    for key in sorted(set(wanted) | set(have)):
+        if wanted.get(key, _UNSET) != have.get(key, _UNSET):
+            played = f"{key}={wanted[key]!r}" if key in wanted else f"{key} as the box has it"
+            given = f"{key}={have[key]!r}" if key in have else f"{key} as the box has it"
+            raise PositionError(f"box.variants: the position was played with {played}, the "
+                                f"box given has {given}")
+
+
+_UNSET = object()
 
 
 def _int(data: dict[str, Any], key: str, default: int | None = None) -> int:

@@ -373,7 +373,9 @@ def load_baseline(path: Path) -> Recording:
     """Read a baseline file and its per-game table, refusing a table that is not the one
     recorded with it (an edited, stale or swapped file)."""
     summary = load_summary(path)
-    again = f"re-record it with: zsim regress --baseline {path} --update"
+    from zsim.paths import said  # the shipped baseline by name: the command runs from anywhere
+
+    again = f"re-record it with: zsim regress --baseline {said(path)} --update"
     if summary.per_game is None:
         raise BaselineError(f"{path}: format {summary.format} has no per-game table; {again}")
     table_file = path.parent / summary.per_game.file

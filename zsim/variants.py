@@ -1,8 +1,9 @@
 """``--variant`` values: rule options, box values by key path, and variant files.
 
-One entry is either ``KEY=VALUE`` or the path of a variant file (YAML mapping of ``KEY: VALUE``,
-see configs/variants/). Keys naming a :class:`GameOptions` field set that option; every other key
-is a key path into the component box (:mod:`zsim.components.overrides`).
+One entry is ``KEY=VALUE``, the path of a variant file (YAML mapping of ``KEY: VALUE``), or the
+name of a shipped one (``palace_vp_8``: configs/variants/, listed by ``zsim variants``). Keys
+naming a :class:`GameOptions` field set that option; every other key is a key path into the
+component box (:mod:`zsim.components.overrides`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import yaml
 from zsim.components import Box, load_box
 from zsim.components.overrides import parse_value
 from zsim.options import SETUP_PREFIX, GameOptions, OptionError
+from zsim.paths import shipped, unknown_name
 from zsim.yamlload import AliasBomb, safe_load
 
 OPTION_KEYS = frozenset(f.name for f in fields(GameOptions))
@@ -59,6 +61,21 @@ class Variants:
         return [*self.options, *(f"{k}={_text(v)}" for k, v in self.box)]
 
 
+def played(options: GameOptions, box: Box) -> list[str]:
+    """The variant a game is played under, as ``--variant`` strings: the rule options that
+    differ from the defaults, then the box values changed (``Box.overrides``); empty for the
+    rules as printed. A page shows it, so that a game is never taken for another's."""
+    default = GameOptions()
+    chosen = [f"{f.name}={_option_text(getattr(options, f.name))}" for f in fields(GameOptions)
+              if f.name != "setup" and getattr(options, f.name) != getattr(default, f.name)]
+    chosen += [f"setup.{mode}.{kind}={','.join(ids)}" for mode, kind, ids in options.setup]
+    return [*chosen, *Variants(box=box.overrides).as_strings()]
+
+
+def _option_text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 def _text(value: Any) -> str:
     """A value as YAML text that reads back equal: JSON where it does, which keeps the strings
     of existing runs; YAML's flow style otherwise, for mappings with number keys (a per-player-
@@ -95,7 +112,11 @@ def _pairs(entry: str) -> list[tuple[str, Any]]:
     path = Path(entry)
     if path.suffix in (".yaml", ".yml"):
         return _file_pairs(path)
-    raise OptionError(f"variant {entry!r} is not KEY=VALUE nor a variant .yaml file")
+    named = shipped("variants", entry.strip())
+    if named is not None:
+        return _file_pairs(named)
+    raise OptionError(f"variant {entry!r} is not KEY=VALUE, a variant .yaml file nor a shipped "
+                      f"variant: {unknown_name('variants', entry.strip())} (`zsim variants`)")
 
 
 def _file_pairs(path: Path) -> list[tuple[str, Any]]:

@@ -15,6 +15,7 @@ from typing import cast
 import pandas as pd
 import yaml
 
+from zsim.paths import named_file, unknown_name
 from zsim.rules.scoring import CATEGORIES
 from zsim.runner.experiment import (
     DEFAULT_EXPERIMENT,
@@ -33,7 +34,16 @@ def base_experiment(base: str | Path | Experiment | None) -> Experiment:
         return base
     if base is None or str(base) == "default":
         return load_experiment(DEFAULT_EXPERIMENT)
-    return load_experiment(base)
+    return load_experiment(experiment_file(str(base)))
+
+
+def experiment_file(entry: str) -> Path:
+    """An experiment file as given: a path, or a shipped experiment's name (``default``);
+    a name that is neither is refused with the shipped names."""
+    path = named_file("experiments", entry)
+    if not path.is_file() and not Path(entry).suffix and "/" not in entry:
+        raise ExperimentError(f"{entry}: not a file, and {unknown_name('experiments', entry)}")
+    return path
 
 
 def recording(experiment: Experiment) -> Experiment:
@@ -48,7 +58,7 @@ def recording(experiment: Experiment) -> Experiment:
 
 def _experiment_or_variants(entry: str) -> Experiment | Variants:
     """An experiment file, or a variant (file or KEY=VALUE) to apply to the base."""
-    path = Path(entry)
+    path = named_file("experiments", entry)
     if path.suffix in (".yaml", ".yml") and path.is_file():
         try:
             return load_experiment(path)

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from zsim.cli.batches import run_options
+from zsim.cli.batches import EXPERIMENT, Batch, run_options
 
 
 def _target(text: str | None) -> tuple[str, float] | None:
@@ -26,8 +26,7 @@ def _target(text: str | None) -> tuple[str, float] | None:
 
 @click.command("balance")
 @click.argument("ranges", nargs=-1, required=True)
-@click.option("--experiment", "experiment_path", type=click.Path(dir_okay=False, exists=True),
-              default=None, help="The field and rules (default: configs/experiments/default).")
+@EXPERIMENT
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Directory for one run per value, the curve and its figure.")
 @click.option("--points", type=click.IntRange(min=2), default=5, show_default=True,
@@ -39,8 +38,7 @@ def _target(text: str | None) -> tuple[str, float] | None:
                    "minimising the spread of the field's rates.")
 @run_options
 def command(ranges: tuple[str, ...], experiment_path: str | None, out: Path, points: int,
-            rounds: int, target: str | None, games: int | None, jobs: int | None,
-            seed: int | None, quiet: bool, box: str | None) -> None:
+            rounds: int, target: str | None, batch: Batch) -> None:
     """Search KEY=LOW..HIGH (one or two keys) for the value that best evens the win shares.
 
     Every value plays the same game seeds; the curve shows each value's spread (or distance
@@ -52,7 +50,7 @@ def command(ranges: tuple[str, ...], experiment_path: str | None, out: Path, poi
     from zsim.options import OptionError
     from zsim.runner.experiment import ExperimentError
     from zsim.tuning.balance import BalanceError, parse_range, search
-    from zsim.whatif import base_experiment, with_variants
+    from zsim.whatif import with_variants
 
     if len(ranges) > 2:
         raise click.UsageError("give one or two KEY=LOW..HIGH ranges")
@@ -61,8 +59,7 @@ def command(ranges: tuple[str, ...], experiment_path: str | None, out: Path, poi
         axes = [parse_range(spec) for spec in ranges]
         if len({axis.key for axis in axes}) < len(axes):
             raise BalanceError("the two ranges have the same key")
-        base = base_experiment(experiment_path).with_overrides(
-            "command line", games=games, jobs=jobs, seed=seed, box=box)
+        base = batch.base(experiment_path)
         if aim is not None and aim[0] not in base.strategies:
             raise BalanceError(f"--target: strategy {aim[0]!r} is not in the field "
                                f"({', '.join(base.strategies)})")
@@ -76,7 +73,7 @@ def command(ranges: tuple[str, ...], experiment_path: str | None, out: Path, poi
         def play(value: tuple[float, ...]) -> Any:
             name = ",".join(variant_of(value))
             experiment = with_variants(base, variant_of(value), "--variant")
-            return run_players(experiment, out / "runs" / name, quiet)
+            return run_players(experiment, out / "runs" / name, batch.quiet)
 
         table, matrices = search(axes, points, rounds, play, aim)
     except (ExperimentError, BoxError, OptionError, ValueError) as error:

@@ -7,12 +7,11 @@ from pathlib import Path
 import click
 import pandas as pd
 
-from zsim.cli.batches import PRECISION, run_options, run_players, staged
+from zsim.cli.batches import EXPERIMENT, PRECISION, Batch, run_options, run_players, staged
 from zsim.experience.whatif import pair_runs
 from zsim.options import KINDS, OptionError
 from zsim.runner.experiment import Experiment, ExperimentError
 from zsim.sequential import difference_sequences, pooled, stage_dir, stage_seed
-from zsim.whatif import base_experiment
 
 
 def _components(experiment: Experiment, kind: str, only: tuple[str, ...]) -> tuple[
@@ -49,8 +48,7 @@ def _components(experiment: Experiment, kind: str, only: tuple[str, ...]) -> tup
 
 @click.command("effects")
 @click.argument("kind", type=click.Choice(list(KINDS)))
-@click.option("--experiment", "experiment_path", type=click.Path(dir_okay=False, exists=True),
-              default=None, help="Experiment to play (default: configs/experiments/default).")
+@EXPERIMENT
 @click.option("--only", multiple=True, metavar="ID",
               help="Measure only this component (repeatable; default: every one of KIND).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
@@ -58,8 +56,7 @@ def _components(experiment: Experiment, kind: str, only: tuple[str, ...]) -> tup
 @run_options
 @PRECISION
 def command(kind: str, experiment_path: str | None, only: tuple[str, ...], out: Path,
-            games: int | None, jobs: int | None, seed: int | None, quiet: bool,
-            box: str | None, precision: float | None) -> None:
+            batch: Batch, precision: float | None) -> None:
     """Play, for each component of KIND, the experiment with it forced into play and with it
     excluded, on the same game seeds, and report the paired effect of having it in play on
     each strategy's win rate and on mean VP.
@@ -67,8 +64,7 @@ def command(kind: str, experiment_path: str | None, only: tuple[str, ...], out: 
     from zsim.causal import causal_table, component_effect
 
     try:
-        base = base_experiment(experiment_path)
-        base = base.with_overrides("command line", games=games, jobs=jobs, seed=seed, box=box)
+        base = batch.base(experiment_path)
         components, skipped = _components(base, kind, only)
         if not components:
             raise click.ClickException(f"no {KINDS[kind]} can be both forced and excluded in "
@@ -84,7 +80,8 @@ def command(kind: str, experiment_path: str | None, only: tuple[str, ...], out: 
                         f"{key}={component}", variants={**base.variants, key: component},
                         seed=stage_seed(base.seed, stage))
                     batches.append(run_players(experiment,
-                                               stage_dir(out, stage) / component / mode, quiet))
+                                               stage_dir(out, stage) / component / mode,
+                                               batch.quiet))
                 played[component] = (batches[0], batches[1])
             return played
 

@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING
 import click
 import pandas as pd
 
-from zsim.cli.batches import PRECISION, run_options, run_players, staged
+from zsim.cli.batches import PRECISION, Batch, run_options, run_players, staged
 from zsim.compare import paired_differences, variance_reduction, verdict
 from zsim.experience.whatif import PairedExperience, pair_runs
 from zsim.runner.experiment import ExperimentError
 from zsim.sequential import difference_sequences, pooled, stage_dir, stage_seed
-from zsim.whatif import base_experiment, variant_experiment
+from zsim.whatif import variant_experiment
 
 if TYPE_CHECKING:
     from zsim.runner.experiment import Experiment
@@ -26,27 +26,26 @@ if TYPE_CHECKING:
               help="Directory for both runs, the comparison table and its report.")
 @run_options
 @PRECISION
-def command(base: str, variant: tuple[str, ...], out: Path, games: int | None,
-            jobs: int | None, seed: int | None, quiet: bool, box: str | None,
+def command(base: str, variant: tuple[str, ...], out: Path, batch: Batch,
             precision: float | None) -> None:
     """Play BASE and VARIANT on the same game seeds and report paired differences.
 
-    BASE is an experiment file (or 'default'); each VARIANT is an experiment file, a variant
-    file or KEY=VALUE applied to BASE. With --until-precision, later stages go into
-    OUT/stage-K/base and OUT/stage-K/variant.
+    BASE is an experiment (a file, or a shipped name: 'default'); each VARIANT is an
+    experiment, a variant (a file, a shipped name such as palace_vp_8, `zsim variants`) or
+    KEY=VALUE applied to BASE; -n, -s and --variant change BASE (and so both). With
+    --until-precision, later stages go into OUT/stage-K/base and OUT/stage-K/variant.
     """
     try:
-        before_experiment = base_experiment(base).with_overrides(
-            "command line", games=games, jobs=jobs, seed=seed, box=box)
-        after_experiment = variant_experiment(before_experiment, variant, jobs=jobs)
+        before_experiment = batch.base(base)
+        after_experiment = variant_experiment(before_experiment, variant, jobs=batch.jobs)
 
         def play(stage: int) -> tuple[pd.DataFrame, pd.DataFrame]:
             seed = stage_seed(before_experiment.seed, stage)
             where = stage_dir(out, stage)
             return (run_players(before_experiment.with_overrides(seed=seed), where / "base",
-                                quiet),
+                                batch.quiet),
                     run_players(after_experiment.with_overrides(seed=seed), where / "variant",
-                                quiet))
+                                batch.quiet))
 
         stages = staged(precision, play, lambda done: difference_sequences(
             pooled([b for b, _ in done]), pooled([a for _, a in done]), before_experiment.games),

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import click
 
-from zsim.components import BoxError, default_box_dir
+from zsim.components import Box, BoxError, default_box_dir, load_box
+from zsim.components.schema import COLOURS
 from zsim.consult import blame
 from zsim.decisions import IllegalChoice
 from zsim.describe import describe, question
@@ -17,7 +18,7 @@ from zsim.game import NOT_OFFERED, Game, GameResult, as_offered, play_game
 from zsim.learn.model import ModelError
 from zsim.lineup import LineupError, SeatedGame, lineup, seat_game
 from zsim.options import OptionError
-from zsim.position import PositionError
+from zsim.position import PositionError, box_of
 from zsim.rules.lisi import LiSiSeat
 from zsim.rules.scoring import CATEGORIES
 from zsim.strategies.human import HumanStrategy
@@ -35,11 +36,14 @@ SHOWN = 12  # options listed with their values by --ask, the best first
 @click.option("--seed", type=int, default=1, show_default=True, help="Game seed.")
 @click.option("--strategy", "-s", "strategy_names", multiple=True,
               help="Strategy per seat, repeatable; the last one fills the remaining seats.")
-@click.option("--variant", "variants", multiple=True, metavar="KEY=VALUE",
+@click.option("--variant", "variants", multiple=True, metavar="KEY=VALUE|NAME",
               help="A rule option (board=board2, mausoleum=advanced, court_reset=true), a box "
-                   "value by key path (rules.palace_vp=8) or a variant .yaml file. Repeatable.")
+                   "value by key path (rules.palace_vp=8), a variant .yaml file or a shipped "
+                   "variant's name (`zsim variants`). Repeatable. With --from, the position's "
+                   "own variant is kept.")
 @click.option("--box", "box_dir", type=click.Path(file_okay=False, exists=True),
-              default=None, help="Component directory (default: configs/components).")
+              default=None, help="A component box of your own (default: the built-in one; "
+                                 "with --from, the one the position names).")
 @click.option("--solo", is_flag=True, help="Play the solo mode: --strategy against Li Si.")
 @click.option("--lisi", "lisi_level", type=click.IntRange(1, 4), default=1, show_default=True,
               help="Li Si's level with --solo.")
@@ -107,12 +111,12 @@ def _from_position(path: Path, names: tuple[str, ...], variants: tuple[str, ...]
     except (OSError, UnicodeDecodeError) as error:
         raise click.ClickException(f"{path}: cannot be read ({error})") from error
     try:
-        box = parse_variants(variants).load_box(Path(box_dir) if box_dir else default_box_dir())
+        box = position_box(text, variants, box_dir)
         game = Game.from_text(text, box, narrate=not as_json)
     except PositionError as error:
         raise click.ClickException(f"{path}: {error}") from error
     except (BoxError, OptionError) as error:
-        raise click.ClickException(str(error)) from error
+        raise click.ClickException(f"{path}: {error}") from error
     if ask:
         _ask(game, ask, path)
         return
@@ -139,6 +143,29 @@ def _from_position(path: Path, names: tuple[str, ...], variants: tuple[str, ...]
     click.echo(score_table(result))
 
 
+def position_box(text: str, variants: Sequence[str], box_dir: str | None) -> Box:
+    """The box a position plays on under: the one it names (``zsim.position.box_of``: a box of
+    one's own, the box values its game changed), or, for a position that names none, the
+    built-in box with ``--variant``'s values. A game under way keeps its rules: ``--variant``
+    is refused for a position that names its box, and a rule option always (the position's
+    ``variants`` give them); a box folder that is not here needs ``--box``."""
+    chosen = parse_variants(variants)
+    if chosen.options:
+        raise OptionError(f"--variant {chosen.options[0]}: a position keeps the rule options "
+                          "it was played with (its \"variants\"); edit them there")
+    folder, named = box_of(text)
+    if named and chosen.box:
+        raise OptionError(f"--variant {chosen.as_strings()[0]}: the position was played with "
+                          f"{', '.join(named)} and keeps them")
+    if box_dir is None and folder is not None:
+        if not Path(folder).is_dir():
+            raise OptionError(f"the position was played with the box in {folder}, which is not "
+                              "here: give its folder with --box DIR")
+        box_dir = folder
+    pairs = parse_variants(named).box if named else chosen.box
+    return load_box(Path(box_dir) if box_dir else default_box_dir(), pairs)
+
+
 def _ask(game: Game, specs: tuple[str, ...], path: Path) -> None:
     """Each bot's answer to the position's question, asked on a copy of the game of its own
     (the same table, the same seat's RNG), with its value of every option where it gives them.
@@ -148,8 +175,9 @@ def _ask(game: Game, specs: tuple[str, ...], path: Path) -> None:
         raise click.ClickException(f"{path}: the game is over: there is no question to ask")
     view = game.views[decision.seat]
     words = [describe(view, decision, option) for option in decision.options]
-    click.echo(f"seat {decision.seat} ({game.name(game.state.players[decision.seat])}), "
-               f"round {game.state.round}: {question(view, decision)}")
+    colour = COLOURS[game.state.players[decision.seat].colour]
+    click.echo(f"seat {decision.seat} ({colour}), round {game.state.round}: "
+               f"{question(view, decision)}")
     for spec in specs:
         try:
             bot = resolve(spec)
@@ -179,6 +207,10 @@ def _ask(game: Game, specs: tuple[str, ...], path: Path) -> None:
                 click.echo(f"  {mark} {value}  {words[i]}")
             if len(ranked) > SHOWN:
                 click.echo(f"    ... and {len(ranked) - SHOWN} more options")
+            if scores[chosen] < max(scores):
+                click.echo(f"  (* is {spec}'s answer, below its best value listed: the values "
+                           "are the estimates it noted while weighing the options; a search "
+                           "bot answers by what its search found, not by them)")
 
 
 def failed(error: Exception, strategies: Sequence[object]) -> click.ClickException:

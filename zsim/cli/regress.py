@@ -18,6 +18,7 @@ import click
 import numpy as np
 import pandas as pd
 
+from zsim.paths import said, shipped
 from zsim.regress import (
     DISTRIBUTION,
     QUANTILE,
@@ -51,12 +52,29 @@ class RegressError(click.ClickException):
     exit_code = 2
 
 
+def _baseline_path(entry: str) -> Path:
+    """A baseline as given: a file or run directory that exists, or a shipped baseline's name
+    (``ci``: configs/baselines/ci.yaml)."""
+    path = Path(entry)
+    return path if path.exists() else shipped("baselines", entry) or path
+
+
+def _existing(entry: str) -> Path:
+    """``--against`` as given (a path, or a shipped baseline's name), which must exist."""
+    path = _baseline_path(entry)
+    if not path.exists():
+        raise click.BadParameter(f"{entry}: no such file or directory, nor a shipped "
+                                 "baseline (`zsim variants`)", param_hint="--against")
+    return path
+
+
 @click.command("regress")
-@click.option("--baseline", "baseline_path", required=True,
-              type=click.Path(path_type=Path), metavar="FILE|RUN_DIR",
-              help="Baseline file (configs/baselines/*.yaml) or run directory to compare with.")
-@click.option("--against", type=click.Path(exists=True, path_type=Path),
-              metavar="RUN_DIR|FILE",
+@click.option("--baseline", "baseline_path", required=True, metavar="FILE|RUN_DIR|NAME",
+              callback=lambda ctx, param, value: _baseline_path(value),
+              help="Baseline file, run directory, or a shipped baseline's name (ci) to compare "
+                   "with.")
+@click.option("--against", metavar="RUN_DIR|FILE|NAME",
+              callback=lambda ctx, param, value: None if value is None else _existing(value),
               help="Compare this run directory (or baseline file) instead of re-running the "
                    "baseline's experiment.")
 @click.option("--update", is_flag=True,
@@ -125,7 +143,7 @@ def command(baseline_path: Path, against: Path | None, update: bool,
     except (BaselineError, ExperimentError, OutputError, BackendError) as error:
         raise RegressError(str(error)) from error
     result = verdict(reference.summary, now.summary, table)
-    click.echo(report_text(reference.summary, now.summary, table, result, str(baseline_path),
+    click.echo(report_text(reference.summary, now.summary, table, result, said(baseline_path),
                            label, show_all))
     directory = figures or (out / "alarms" if out is not None else None)
     if directory is not None and not result.identical:

@@ -9,7 +9,17 @@ from typing import TYPE_CHECKING
 
 import click
 
-from zsim.cli.batches import PRECISION
+from zsim.cli.batches import (
+    BOX,
+    GAMES,
+    JOBS,
+    PLAYERS,
+    PRECISION,
+    QUIET,
+    SEED,
+    STRATEGY,
+    VARIANT,
+)
 from zsim.options import OptionError
 from zsim.runner import DEFAULT_EXPERIMENT, ExperimentError, load_experiment
 from zsim.variants import parse as parse_variants
@@ -23,29 +33,23 @@ EXIT_TERMINATED = 143  # 128 + SIGTERM, as a shell reports a process ended by it
 
 
 @click.command("run")
-@click.argument("experiment_file", required=False,
-                type=click.Path(dir_okay=False, exists=True, path_type=Path))
-@click.option("--games", type=click.IntRange(min=1), help="Number of games.")
-@click.option("--players", "-n", multiple=True, type=click.IntRange(2, 4),
-              help="Player count; repeat for several (games alternate between them).")
-@click.option("--strategy", "-s", "strategies", multiple=True,
-              help="Lineup, repeatable; cycled when shorter than the player count.")
+@click.argument("experiment_file", required=False, metavar="[EXPERIMENT]",
+                callback=lambda ctx, param, value: _experiment_path(value))
+@GAMES
+@PLAYERS
+@STRATEGY
 @click.option("--seats", type=click.Choice(["balanced", "rotate", "random", "fixed"]),
               help="How the lineup is seated in each game.")
-@click.option("--seed", type=click.IntRange(min=0), help="Master seed.")
-@click.option("--jobs", "-j", type=int,
-              help="Worker processes playing (-1 = all cores).")
+@SEED
+@JOBS
 @click.option("--backend", type=click.Choice(["local", "dask"]),
               help="Where chunks run: worker processes on this machine, or Dask.")
 @click.option("--scheduler", metavar="ADDRESS",
               help="Dask scheduler address (default: a LocalCluster).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="Output directory, new or empty (default: runs/NAME-TIMESTAMP).")
-@click.option("--variant", "variants", multiple=True, metavar="KEY=VALUE",
-              help="Rule variant, repeatable; added to the experiment's variants.")
-@click.option("--box", "box", type=click.Path(file_okay=False, exists=True, resolve_path=True),
-              metavar="DIR", help="A component box of your own (default: the experiment's "
-              "box:, or the built-in one; `zsim components export DIR` writes it out).")
+@VARIANT
+@BOX
 @click.option("--chunk-size", type=click.IntRange(min=1), help="Games per chunk.")
 @click.option("--max-failures", type=click.IntRange(min=0),
               help="Failed games tolerated before the exit status is 1.")
@@ -77,7 +81,7 @@ EXIT_TERMINATED = 143  # 128 + SIGTERM, as a shell reports a process ended by it
 @click.option("--kingmaking", type=click.IntRange(min=0), metavar="GAMES",
               help="Replay the last choices of the players who did not win, in the first GAMES "
                    "games, with each alternative, to find kingmaking (docs/experience.md).")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar or header line.")
+@QUIET
 @PRECISION
 def command(experiment_file: Path | None, games: int | None, players: tuple[int, ...],
             strategies: tuple[str, ...], seats: str | None, seed: int | None,
@@ -88,7 +92,7 @@ def command(experiment_file: Path | None, games: int | None, players: tuple[int,
             isolate: tuple[str, ...], isolate_memory: int | None, resume: Path | None,
             solo: bool, lisi_level: int, trajectories: str | None, kingmaking: int | None,
             quiet: bool, precision: float | None) -> None:
-    """Run EXPERIMENT_FILE (default: configs/experiments/default.yaml).
+    """Run EXPERIMENT: a file, or a shipped experiment's name (default: default).
 
     Options override the file. Exit status: 0 when done, 1 when more games failed than
     --max-failures allows (see failures.jsonl) or the run could not go on (a full disk), 130
@@ -190,6 +194,21 @@ def _more_stages(experiment: Experiment, out: Path, precision: float, progress: 
                f"{out / 'confidence_sequences.csv'}"
                + (f"; report them together: zsim report {runs} --out {out / 'report-all'}"
                   if len(stages) > 1 else ""))
+
+
+def _experiment_path(entry: str | None) -> Path | None:
+    """The experiment argument as a file: a path that exists, or a shipped experiment's
+    name (``zsim.paths``)."""
+    from zsim.paths import named_file, unknown_name
+
+    if entry is None:
+        return None
+    path = named_file("experiments", entry)
+    if not path.is_file():
+        hint = "" if Path(entry).suffix or "/" in entry else (
+            f"; {unknown_name('experiments', entry)}")
+        raise click.BadParameter(f"{entry}: no such file{hint}", param_hint="EXPERIMENT")
+    return path
 
 
 def _given_on_command_line(path: Path, strategies: tuple[str, ...], variants: tuple[str, ...],

@@ -7,24 +7,22 @@ from pathlib import Path
 import click
 import pandas as pd
 
-from zsim.cli.batches import PRECISION, run_options, run_players, staged
+from zsim.cli.batches import EXPERIMENT, PRECISION, Batch, run_options, run_players, staged
 from zsim.compare import paired_differences, variance_reduction, verdict
 from zsim.experience.whatif import pair_runs
 from zsim.runner.experiment import ExperimentError
 from zsim.sequential import difference_sequences, pooled, stage_dir, stage_seed
-from zsim.whatif import base_experiment, sweep_experiments, sweep_summary, sweep_values
+from zsim.whatif import sweep_experiments, sweep_summary, sweep_values
 
 
 @click.command("sweep")
 @click.argument("sweep")
-@click.option("--experiment", "experiment_path", type=click.Path(dir_okay=False, exists=True),
-              default=None, help="Experiment to sweep (default: configs/experiments/default).")
+@EXPERIMENT
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Directory for one run per value, the table and the report.")
 @run_options
 @PRECISION
-def command(sweep: str, experiment_path: str | None, out: Path, games: int | None,
-            jobs: int | None, seed: int | None, quiet: bool, box: str | None,
+def command(sweep: str, experiment_path: str | None, out: Path, batch: Batch,
             precision: float | None) -> None:
     """Run the experiment once per value of KEY (a variant key) on the same game seeds.
 
@@ -38,14 +36,13 @@ def command(sweep: str, experiment_path: str | None, out: Path, games: int | Non
     except ExperimentError as error:
         raise click.BadParameter(str(error), param_hint="SWEEP") from error
     try:
-        base = base_experiment(experiment_path).with_overrides(
-            "command line", games=games, jobs=jobs, seed=seed, box=box)
+        base = batch.base(experiment_path)
         planned = sweep_experiments(base, key, values)
 
         def play(stage: int) -> list[pd.DataFrame]:
             seed = stage_seed(base.seed, stage)
             return [run_players(experiment.with_overrides(seed=seed),
-                                stage_dir(out, stage) / f"value-{i}", quiet)
+                                stage_dir(out, stage) / f"value-{i}", batch.quiet)
                     for i, (_, experiment) in enumerate(planned)]
 
         def intervals(done: list[list[pd.DataFrame]]) -> pd.DataFrame:

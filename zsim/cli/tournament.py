@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from zsim.cli.batches import JOBS, QUIET, SEED, VARIANT
 from zsim.cli.rate import rating_outputs, show_ratings
 from zsim.options import OptionError
 from zsim.runner.experiment import ExperimentError
@@ -22,13 +23,12 @@ from zsim.runner.experiment import ExperimentError
                    "experiment's).")
 @click.option("--players", "-n", type=click.IntRange(2, 4),
               help="Seats per game (default: the default experiment's).")
-@click.option("--jobs", "-j", type=int, help="Processes playing (-1 = all cores).")
-@click.option("--seed", type=click.IntRange(min=0), help="Master seed.")
-@click.option("--variant", "variants", multiple=True, metavar="KEY=VALUE",
-              help="Rule variant, repeatable, as for `zsim run`.")
+@JOBS
+@SEED
+@VARIANT
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="Run directory, new or empty (default: runs/tournament-TIMESTAMP).")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar or header line.")
+@QUIET
 @rating_outputs
 def command(strategies: tuple[str, ...], games: int | None, players: int | None,
             jobs: int | None, seed: int | None, variants: tuple[str, ...], out: Path | None,

@@ -20,10 +20,10 @@ F = TypeVar("F", bound=Callable[..., object])
 _SEARCH_OPTIONS = (
     click.option("--experiment", "experiment_path", type=click.Path(dir_okay=False),
                  default=None, help="Experiment giving the box, variants, field and player "
-                                    "count (default: configs/experiments/default.yaml)."),
+                                    "count: a file or a shipped name (default: default)."),
     click.option("--field", multiple=True, help="An opponent strategy spec (repeat; default: "
                                                  "the experiment's lineup)."),
-    click.option("--players", type=click.IntRange(2, 4), default=None,
+    click.option("--players", "-n", type=click.IntRange(2, 4), default=None,
                  help="Players per game (default: the experiment's first count)."),
     click.option("--trials", type=click.IntRange(min=1), default=None,
                  help="Finished trials to reach, over all sessions (default 60, or the "
@@ -40,12 +40,12 @@ _SEARCH_OPTIONS = (
                  show_default=True, help="Optuna sampler."),
     click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
                  help="Seed of the blocks' master seeds and of the sampler."),
-    click.option("--jobs", type=int, default=-1, show_default=True,
+    click.option("--jobs", "-j", type=int, default=-1, show_default=True,
                  help="Processes playing each block (-1 = all cores)."),
     click.option("--backend", type=click.Choice(["local", "dask"]), default="local",
                  show_default=True, help="Where blocks play (dask: a cluster, or a local one)."),
     click.option("--scheduler", default=None, help="Dask scheduler address."),
-    click.option("--quiet", is_flag=True, help="No progress bar."),
+    click.option("--quiet", "-q", is_flag=True, help="No progress bar."),
 )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from zsim.components.schema import (
     Ability,
@@ -44,3 +45,7 @@ class Box:
     unification_boards: tuple[UnificationBoard, ...]
     mausoleum_tiles: tuple[MausoleumTile, ...]
     solo: Solo  # Li Si's cards, for the solo mode
+    # The (key path, value) overrides applied to the files in ``source`` (a variant such as
+    # ``rules.palace_vp=8``): a position or a saved game names them, so that it plays on under
+    # the same box (zsim.position).
+    overrides: tuple[tuple[str, Any], ...] = ()

@@ -98,10 +98,10 @@ def _read_box(directory: Path, overrides: Sequence[tuple[str, Any]] = ()
     problems = cross_checks(parts)
     if problems:
         return None, problems
-    return _assemble(directory, parts), []
+    return _assemble(directory, parts, tuple(overrides)), []
 
 
-def _assemble(directory: Path, parts: Parts) -> Box:
+def _assemble(directory: Path, parts: Parts, overrides: tuple[tuple[str, Any], ...]) -> Box:
     tiles = parts.tiles
     return Box(
         source=directory,
@@ -118,4 +118,5 @@ def _assemble(directory: Path, parts: Parts) -> Box:
         unification_boards=parts.boards.boards,
         mausoleum_tiles=parts.mausoleum.tiles,
         solo=parts.solo,
+        overrides=overrides,
     )

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from zsim.components.schema import COURT_ACTIONS
 from zsim.decisions import Decision
 from zsim.describe import describe, question
+from zsim.kinds import Court, Discard, Unify
+from zsim.rules.common import REGION_NAMES
 from zsim.view import PlayerView
 
 # the decision kinds whose answer the other players learn only later: the Starting tiles are
@@ -31,6 +34,25 @@ def question_words(view: PlayerView, decision: Decision) -> str:
 def option_words(view: PlayerView, decision: Decision) -> list[str]:
     """Every option of the decision in words, in the engine's order."""
     return [describe(view, decision, option) for option in decision.options]
+
+
+def picks(decision: Decision) -> list[dict[str, Any]] | None:
+    """A turn's options in two steps, for the page's move picker: each option's card, and
+    what it does with it in a word or two (the region it is tucked in, the Court action, or
+    "at Court, no action"); None for a question that is not a choice of a card and a use."""
+    found: list[dict[str, Any]] = []
+    for option in decision.options:
+        if isinstance(option, Unify):
+            found.append({"card": option.card, "use": "unify",
+                          "label": REGION_NAMES[option.region]})
+        elif isinstance(option, Court):
+            found.append({"card": option.card, "use": "court",
+                          "label": COURT_ACTIONS[option.action].capitalize()})
+        elif isinstance(option, Discard):
+            found.append({"card": option.card, "use": "discard", "label": "No action"})
+        else:
+            return None
+    return found or None
 
 
 def human_label(text: str) -> str:

@@ -56,7 +56,7 @@ from zsim.yamlload import safe_load
 
 LOOPBACK = ("127.0.0.1", "localhost")
 MAX_BODY = 64 * 1024  # bytes of a request body: a new game's form is well under 1 KiB
-ECHO = 200  # characters of an error message at most: what a request sent is quoted short
+ECHO = 360  # characters of an error message at most: what a request sent is quoted short
 Model = TypeVar("Model", bound=BaseModel)
 
 
@@ -83,11 +83,28 @@ class NewGame(BaseModel):
         for number, seat in enumerate(seats, 1):
             if not seat:
                 raise Refused(f"seat {number}: say 'human' or name a bot")
+            _known_bot(number, seat)
         seed = self.seed if self.seed is not None else secrets.randbelow(1_000_000)
         return Setup(players=2 if self.solo else self.players, seats=tuple(seats), seed=seed,
                      solo=self.solo, lisi_level=self.lisi_level,
                      variants=tuple(v.strip() for v in self.variants if v.strip()),
                      box=(self.box or "").strip() or None)
+
+
+def _known_bot(number: int, seat: str) -> None:
+    """Refuse a seat that names no bot by a bare name, with the name meant: a typo is the
+    usual mistake, and the resolver's list of every name is long to read in a form."""
+    from difflib import get_close_matches
+
+    if seat == HUMAN or not seat.isidentifier():
+        return  # parameters, a file or a class: the resolver says what is wrong with them
+    names = [name for name in available() if not name.startswith("lisi")]
+    if seat in available():
+        return
+    close = get_close_matches(seat, [HUMAN, *names], n=1)
+    guess = f" (did you mean {close[0]}?)" if close else ""
+    raise Refused(f"seat {number}: no bot is called {seat!r}{guess}; say {HUMAN!r} or one of "
+                  f"{', '.join(names)}")
 
 
 class AnswerBody(BaseModel):
@@ -120,8 +137,17 @@ def variant_files() -> list[dict[str, str]]:
             description = str(data.get("description", "")) if isinstance(data, dict) else ""
         except Exception:  # a broken file is listed; choosing it says what is wrong
             description = "(cannot be read)"
-        found.append({"name": path.stem, "path": str(path), "description": description})
+        found.append({"name": path.stem, "description": description})
     return found
+
+
+def variant_text(setup: Setup) -> str:
+    """The variant of a game in one line, as ``--variant`` takes it (empty: the rules as
+    printed), with the box folder when it is not the built-in one."""
+    parts = list(setup.variants)
+    if setup.box:
+        parts.append(f"box {setup.box}")
+    return ", ".join(parts)
 
 
 def create_app(sessions: Sessions, host: str = "127.0.0.1", pace: int = 500) -> Starlette:
@@ -147,14 +173,15 @@ def create_app(sessions: Sessions, host: str = "127.0.0.1", pace: int = 500) -> 
     async def new_page(request: Request) -> HTMLResponse:
         saved = [{"id": game_id, "seats": ", ".join(replay.setup.seats),
                   "status": replay.status, "answers": len(replay.answers),
-                  "variants": len(replay.setup.variants)}
+                  "variants": variant_text(replay.setup) or "as printed"}
                  for game_id, replay in sessions.saved()][:30]
         return page("new.html", strategies=available(), variants=variant_files(), saved=saved,
                     human=HUMAN)
 
     async def game_page(request: Request) -> HTMLResponse:
         game = await session(request)
-        return page("game.html", game=game.id, pace=pace, strategies=available())
+        return page("game.html", game=game.id, pace=pace, strategies=available(),
+                    variant=variant_text(game.replay.setup))
 
     async def viewer_page(request: Request) -> HTMLResponse:
         game = await session(request)
@@ -260,9 +287,13 @@ def _int(request: Request, name: str, default: int | None) -> Any:
 
 
 def _short(text: str, most: int) -> str:
-    """``text``, or its first ``most`` characters and a mark that there was more: a message
-    quotes what it was sent, which may be anything."""
-    return text if len(text) <= most else f"{text[:most - 3]}..."
+    """``text``, or its first words within ``most`` characters and a mark that there was
+    more: a message quotes what it was sent, which may be anything."""
+    if len(text) <= most:
+        return text
+    cut = text[:most - 1]
+    words = cut.rsplit(" ", 1)[0] if " " in cut[most // 2:] else cut
+    return f"{words.rstrip(',;:')}…"
 
 
 async def _body(request: Request, model: type[Model]) -> Model:

@@ -21,7 +21,7 @@ from typing import Any
 from zsim.decisions import Decision
 from zsim.game import Game, offered
 from zsim.rules.lisi import LiSiSeat
-from zsim.serve.adapter import option_json, option_words, question_words, targets
+from zsim.serve.adapter import option_json, option_words, picks, question_words, targets
 from zsim.serve.replay import Answer, Answers, Replay, ReplayEnd, ReplayError
 from zsim.strategies.human import HumanStrategy
 from zsim.strategies.registry import UnknownStrategy, resolve
@@ -218,7 +218,8 @@ class LiveGame:
         return {"number": len(self.saved), "seat": decision.seat, "kind": decision.kind,
                 "question": question_words(view, decision),
                 "options": [{"text": text, "targets": targets(decision, option)}
-                            for text, option in zip(words, decision.options, strict=True)]}
+                            for text, option in zip(words, decision.options, strict=True)],
+                "picks": picks(decision)}
 
     def update(self, known: int) -> dict[str, Any]:
         """Everything the server keeps of the game, with the steps from step ``known`` on;

@@ -193,6 +193,7 @@ class Session:
             "question": question,
             "undo": [seat_mark(point, viewer) for point in self.undo_points()],
             "seats": list(self.replay.setup.seats),
+            "variants": list(self.replay.setup.variants),
         }
 
     def undo_points(self) -> list[dict[str, Any]]:

@@ -27,6 +27,7 @@ from zsim.rules.lisi import LiSiSeat
 from zsim.rules.scoring import CATEGORIES, IN_GAME_CATEGORIES
 from zsim.rules.tables import CARD_TYPES
 from zsim.state import GameState, PlayerState
+from zsim.variants import played
 
 if TYPE_CHECKING:
     from zsim.decisions import Decision, Player
@@ -295,6 +296,7 @@ def game_meta(game: Game, result: GameResult | None) -> dict[str, Any]:
             "scores": result.scores, "ranks": result.ranks, "winners": result.winners},
         "solo": state.lisi is not None,
         "lisi_seat": state.lisi.seat if state.lisi is not None else None,
+        "variants": played(game.options, box),  # the page names the variant played
     }
 
 

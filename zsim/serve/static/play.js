@@ -77,7 +77,8 @@ async function take(payload, animate) {
     previous = step.state;
     if (pause > 0 && !skipping && moved && !payload.humans.includes(step.seat)) {
       const who = step.kind === "decision" ? step.by : step.seat;
-      status((who !== null ? seatName(who) : "The round's rewards") + "\u2026", "busy");
+      status((who !== null ? seatName(who) : step.round === 0 ? "Setting the game up"
+              : "The round's rewards") + "\u2026", "busy");
       showTable(table, who, null);
       await sleep(pause);
     }
@@ -118,6 +119,10 @@ function render() {
   const over = p.status === "over", failed = p.status === "failed";
   $("title").textContent = "Zhanguo \u00b7 " + M.n_players + " players" +
     (M.solo ? " (solo)" : "") + (M.seed !== null ? " \u00b7 seed " + M.seed : "");
+  $("variant").textContent = p.variants && p.variants.length ?
+    "Variant: " + p.variants.join(", ") : "The rules as printed (no variant)";
+  // a position is of a game under way: once it is over (or stopped) there is none to save
+  $("positionlink").hidden = over || failed;
   const round = p.steps.length ? p.steps[p.steps.length - 1].round : null;
   $("where").textContent = over ? "Game over" : (round !== null ? roundLabel(round) : "") +
     (q ? " \u00b7 " + seatName(q.seat) + " to play" : "");
@@ -159,25 +164,48 @@ function curtain(seat) {
   setState("curtain");
 }
 
+// The two-step move picker of a turn (q.picks, zsim.serve.adapter.picks): the cards of the
+// hand first, then what the card picked can do (a region to tuck it under, a Court action).
+let picked = null;  // {number: the question's, card: the card picked, or null}
+
 function showQuestion(q) {
   $("ask").hidden = !q;
   const list = $("options");
   list.replaceChildren();
+  $("cards").replaceChildren();
+  $("picker").hidden = !(q && q.picks);
   if (!q) return;
   $("question").textContent = q.question;
   const hint = hinted && hinted.number === q.number ? hinted : null;
-  $("hinted").textContent = hint ? hint.bot + " would choose option " + (hint.choice + 1) +
-    (hint.values ? "; its value of each option is beside it." : ".") : "";
-  q.options.forEach((option, i) => {
+  $("hinted").textContent = hint ? hint.bot + " would choose: " + q.options[hint.choice].text +
+    (hint.values ? " (its value of each option is beside it)" : "") : "";
+  let shown = q.options.map((option, i) => i);
+  if (q.picks) {
+    if (!picked || picked.number !== q.number) picked = {number: q.number, card: null};
+    if (hint) picked.card = q.picks[hint.choice].card;
+    showCards(q, hint);
+    shown = picked.card === null ? [] : shown.filter((i) => q.picks[i].card === picked.card);
+    $("usestitle").hidden = picked.card === null;
+  }
+  for (const i of shown) {
+    const option = q.options[i];
     const item = document.createElement("li");
     const button = document.createElement("button");
     button.type = "button";
     button.className = "option";
     button.dataset.index = i;
-    button.textContent = option.text;
+    if (q.picks) {
+      const pick = q.picks[i];
+      button.textContent = pick.use === "unify" ? "Tuck under " + pick.label :
+        pick.use === "court" ? "Court: " + pick.label : "To the Court, no action";
+      button.title = option.text;
+      item.className = "use-" + pick.use;
+    } else {
+      button.textContent = option.text;
+    }
     button.addEventListener("mouseenter", () => highlight(option.targets));
     button.addEventListener("focus", () => highlight(option.targets));
-    button.addEventListener("mouseleave", () => highlight([]));
+    button.addEventListener("mouseleave", () => highlight(cardTargets(q)));
     button.addEventListener("click", () => answer(q, i));
     item.append(button);
     if (hint) {
@@ -191,8 +219,47 @@ function showQuestion(q) {
       }
     }
     list.append(item);
-  });
-  if (hint) list.children[hint.choice].scrollIntoView({block: "nearest"});
+  }
+  const chosen = list.querySelector("li.hinted");
+  if (chosen) chosen.scrollIntoView({block: "nearest"});
+  if (q.picks) highlight(cardTargets(q));
+}
+
+// Every target of a card's options (by default the picked card's): the card in the hand,
+// the regions it can be tucked under, the Court; each once.
+function cardTargets(q, card) {
+  if (card === undefined) card = picked && picked.card;
+  if (!q || !q.picks || card === null || card === undefined) return [];
+  const seen = new Set();
+  return q.options.filter((o, i) => q.picks[i].card === card).flatMap((o) => o.targets)
+    .filter((t) => !seen.has(JSON.stringify(t)) && seen.add(JSON.stringify(t)));
+}
+
+function showCards(q, hint) {
+  const row = $("cards");
+  const cards = [...new Set(q.picks.map((pick) => pick.card))];
+  for (const card of cards) {
+    const info = M.cards[String(card)];
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "card-pick " + info.type;
+    button.dataset.card = card;
+    const uses = q.picks.filter((pick) => pick.card === card).length;
+    button.textContent = info.name + " \u00b7 " + ACTION_SHORT[info.trigger];
+    button.title = info.text + " (" + uses + " option" + (uses === 1 ? "" : "s") + ")";
+    if (picked.card === card) button.classList.add("picked");
+    if (hint && q.picks[hint.choice].card === card) button.classList.add("hinted");
+    button.addEventListener("mouseenter", () => highlight(cardTargets(q, card)));
+    button.addEventListener("mouseleave", () => highlight(cardTargets(q)));
+    button.addEventListener("click", () => {
+      picked.card = picked.card === card ? null : card;
+      showQuestion(q);
+    });
+    row.append(button);
+  }
+  const info = picked.card !== null ? M.cards[String(picked.card)] : null;
+  $("cardtext").textContent = info ? info.name + ", on " + ACTION_SHORT[info.trigger] + ": " +
+    info.text : "Pick a card to see where it can go; point at one for its ability.";
 }
 
 // Frames on the board around what an option acts on (zsim.serve.adapter.targets).
