@@ -10,7 +10,12 @@ only by the cycle collector, later. Rollouts play a determinised fork to the end
 random strategies. ``ZSIM_PURE_PYTHON=1`` measures the engine's sources instead of its
 compiled build (docs/running.md, "The compiled engine").
 
+``--stepping N`` compares, game by game (interleaved), the CPU time per question of N random
+games played in process (``RandomStrategy`` in every seat) and of the same seeds stepped from
+outside (``pending`` / ``answer`` with a random option each time), and prints the ratio.
+
     python benchmarks/forward_model.py --games 5 --repeat 5
+    python benchmarks/forward_model.py --stepping 20
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from functools import partial
 
 from zsim.components import default_box_dir, load_box
 from zsim.engine_build import ENGINE
-from zsim.game import Game
+from zsim.game import Game, play_game
 from zsim.strategies.random_bot import RandomStrategy
 
 
@@ -45,13 +50,41 @@ def amortised(repeat: int, call) -> float:
     return (time.process_time() - start) / repeat
 
 
+def stepping(box, games: int, players: int) -> None:
+    """CPU µs per question in process and from outside, interleaved game by game."""
+    inside, outside = [], []
+    for seed in range(games + 1):
+        start = time.process_time()
+        asked = play_game(box, [RandomStrategy() for _ in range(players)], seed).decisions
+        inside.append((time.process_time() - start) / asked)
+        game, rng, asked = Game(box, [None] * players, seed), random.Random(seed), 0
+        start = time.process_time()
+        decision = game.pending()
+        while decision is not None:
+            decision = game.answer(decision.options[rng.randrange(len(decision.options))])
+            asked += 1
+        outside.append((time.process_time() - start) / asked)
+    inside, outside = inside[1:], outside[1:]  # the first game of each warms the caches
+    ratios = [o / i for i, o in zip(inside, outside, strict=True)]
+    print(f"{games} random {players}-player games; engine: {ENGINE}")
+    print(f"{'in process, per question':40} median {statistics.median(inside) * 1e6:7.1f} us")
+    print(f"{'from outside (answer), per question':40} median "
+          f"{statistics.median(outside) * 1e6:7.1f} us")
+    print(f"{'outside / in process, per game':40} median {statistics.median(ratios):7.2f}   "
+          f"range {min(ratios):.2f} to {max(ratios):.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=5)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--stepping", type=int, default=0, metavar="GAMES")
     args = parser.parse_args()
     box = load_box(default_box_dir())
+    if args.stepping:
+        stepping(box, args.stepping, args.players)
+        return
     plain, determinised, steps, rollouts = [], [], [], []
     plain_amortised, determinised_amortised = [], []
     for seed in range(args.games):
