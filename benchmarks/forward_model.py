@@ -12,7 +12,8 @@ compiled build (docs/running.md, "The compiled engine").
 
 ``--stepping N`` compares, game by game (interleaved), the CPU time per question of N random
 games played in process (``RandomStrategy`` in every seat) and of the same seeds stepped from
-outside (``pending`` / ``answer`` with a random option each time), and prints the ratio.
+outside (``pending`` / ``answer`` with a random option each time), replayed and, with greenlet
+installed, on the game's suspended segment (``Game.suspends``), with the ratios per game.
 
     python benchmarks/forward_model.py --games 5 --repeat 5
     python benchmarks/forward_model.py --stepping 20
@@ -28,7 +29,7 @@ from functools import partial
 
 from zsim.components import default_box_dir, load_box
 from zsim.engine_build import ENGINE
-from zsim.game import Game, play_game
+from zsim.game import Game, greenlet_module, play_game
 from zsim.strategies.random_bot import RandomStrategy
 
 
@@ -51,27 +52,32 @@ def amortised(repeat: int, call) -> float:
 
 
 def stepping(box, games: int, players: int) -> None:
-    """CPU µs per question in process and from outside, interleaved game by game."""
-    inside, outside = [], []
+    """CPU µs per question in process and from outside (replayed, and on the game's suspended
+    segment when greenlet is installed), interleaved game by game."""
+    ways = {"in process": [], "from outside, replayed": []}
+    if greenlet_module() is not None:
+        ways["from outside, suspended"] = []
     for seed in range(games + 1):
         start = time.process_time()
         asked = play_game(box, [RandomStrategy() for _ in range(players)], seed).decisions
-        inside.append((time.process_time() - start) / asked)
-        game, rng, asked = Game(box, [None] * players, seed), random.Random(seed), 0
-        start = time.process_time()
-        decision = game.pending()
-        while decision is not None:
-            decision = game.answer(decision.options[rng.randrange(len(decision.options))])
-            asked += 1
-        outside.append((time.process_time() - start) / asked)
-    inside, outside = inside[1:], outside[1:]  # the first game of each warms the caches
-    ratios = [o / i for i, o in zip(inside, outside, strict=True)]
+        ways["in process"].append((time.process_time() - start) / asked)
+        for label in list(ways)[1:]:
+            game, rng, asked = Game(box, [None] * players, seed), random.Random(seed), 0
+            game.suspends = label.endswith("suspended")
+            start = time.process_time()
+            decision = game.pending()
+            while decision is not None:
+                decision = game.answer(decision.options[rng.randrange(len(decision.options))])
+                asked += 1
+            ways[label].append((time.process_time() - start) / asked)
     print(f"{games} random {players}-player games; engine: {ENGINE}")
-    print(f"{'in process, per question':40} median {statistics.median(inside) * 1e6:7.1f} us")
-    print(f"{'from outside (answer), per question':40} median "
-          f"{statistics.median(outside) * 1e6:7.1f} us")
-    print(f"{'outside / in process, per game':40} median {statistics.median(ratios):7.2f}   "
-          f"range {min(ratios):.2f} to {max(ratios):.2f}")
+    inside = ways["in process"][1:]  # the first game of each warms the caches
+    for label, times in ways.items():
+        times = times[1:]
+        ratios = [o / i for i, o in zip(inside, times, strict=True)]
+        print(f"{label + ', per question':40} median {statistics.median(times) * 1e6:7.1f} us"
+              f"   x in process: median {statistics.median(ratios):5.2f} "
+              f"({min(ratios):.2f} to {max(ratios):.2f})")
 
 
 def main() -> None:

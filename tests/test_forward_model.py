@@ -315,3 +315,32 @@ def test_a_determinised_fork_at_its_own_starting_tile_ability_stands_there(
                 found += 1
             decision = game.answer(decision.options[rng.randrange(len(decision.options))])
     assert found >= 3
+
+
+def test_forks_and_texts_of_a_suspended_game_play_on_as_it_does(box: Box) -> None:
+    """Segments' starts on a continuation are chained, not copied: a fork or a position text
+    taken anywhere replays them, and plays on exactly as the game does."""
+    pytest.importorskip("greenlet")
+    draws = random.Random(5)
+    fractions = [draws.random() for _ in range(2000)]
+
+    def pick(decision: Decision, asked: int) -> Any:
+        return decision.options[int(fractions[asked] * len(decision.options))]
+
+    game = Game(box, [None] * 3, 5)
+    game.suspends = True
+    copies: list[tuple[int, Game]] = []
+    asked, decision = 0, game.pending()
+    while decision is not None:
+        if asked in (40, 41, 90, 150):
+            fork = game.fork()
+            fork.suspends = asked % 2 == 0
+            copies += [(asked, fork), (asked, Game.from_text(game.to_text(), box))]
+        decision = game.answer(pick(decision, asked))
+        asked += 1
+    for start, copy in copies:
+        at, decision = start, copy.pending()
+        while decision is not None:
+            decision = copy.answer(pick(decision, at))
+            at += 1
+        assert at == asked and copy.result().scores == game.result().scores

@@ -129,15 +129,20 @@ class Listener(Protocol):
     def event(self, game: Any, kind: str, data: dict[str, Any]) -> None: ...
 
 
-def _greenlet() -> Any:
+# the ``greenlet`` module (None: not installed), imported when a game first suspends, so that
+# a game that does not imports no package of an extra
+_GREENLET: Final[list[Any]] = []
+
+
+def greenlet_module() -> Any:
     """The ``greenlet`` module (the continuations of suspending games), or None without it."""
-    try:
-        return importlib.import_module("greenlet")
-    except ImportError:
-        return None
+    if not _GREENLET:
+        try:
+            _GREENLET.append(importlib.import_module("greenlet"))
+        except ImportError:
+            _GREENLET.append(None)
+    return _GREENLET[0]
 
-
-GREENLET: Final[Any] = _greenlet()
 NO_ANSWER: Final[Any] = object()  # a continuation started, not resumed with an answer
 
 
@@ -194,6 +199,24 @@ class _Snapshot:
         self.decisions = decisions
         self.records = records
         self.lines = lines
+
+
+class _Chain:
+    """A segment's start on a game's continuation, kept without a copy: an earlier segment's
+    snapshot (``base``) and the answers of every segment since (``segments``, the first
+    ``base``'s); ``Game._settle`` replays them when the start is needed (a fork, a save, a
+    replay). A copy of the state at every segment would cost a suspended game more than all
+    else it does between two questions."""
+
+    __slots__ = ("base", "decisions", "segments")
+
+    def __init__(self, base: _Snapshot, segments: list[list[Any]], decisions: int) -> None:
+        self.base = base
+        self.segments = segments
+        self.decisions = decisions  # how many decisions had been made when the segment began
+
+
+CHAIN: Final = 16  # segments chained at most before a segment's start is copied again
 
 
 def seat_rng(seed: int, seat: int) -> random.Random:
@@ -261,6 +284,7 @@ class Game:
     _turns_per_round: int
     _hooks: dict[str, list[Listener]]
     _snap: _Snapshot | None
+    _chain: _Chain | None  # the segment's start, when ``_snap`` is an earlier one's (``_Chain``)
     _answers: list[Any]  # the answers given since the segment began
     _asked: list[Decision]  # their questions, as far as known (a restored game knows none)
     _cursor: int  # how many of them the replay has used
@@ -336,6 +360,7 @@ class Game:
         self.rng = rng
         self.decisions = decisions
         self._snap = snap
+        self._chain = None
         self._answers = answers if answers is not None else []
         self._asked = asked if asked is not None else []
         self._cursor = cursor
@@ -525,7 +550,7 @@ class Game:
         otherwise unwind the segment (``Paused``), to be replayed once it is answered."""
         self._pending = decision
         runner = self._runner
-        if runner is None or GREENLET.getcurrent() is not runner:
+        if runner is None or greenlet_module().getcurrent() is not runner:
             raise Paused(decision)
         return runner.parent.switch(decision)
 
@@ -566,7 +591,7 @@ class Game:
         question does first, since the continuation holds the game."""
         runner, self._runner = self._runner, None
         if runner is not None and not runner.dead:
-            runner.parent = GREENLET.getcurrent()
+            runner.parent = greenlet_module().getcurrent()
             runner.throw()  # GreenletExit unwinds the rules' frames; the state is left as is
 
     def play(self, strategies: list[Player | None] | None = None) -> GameResult:
@@ -599,6 +624,7 @@ class Game:
 
     def _replay(self) -> None:
         """Put the segment back as it began; the next ``_advance`` replays its answers."""
+        self._settle()
         snap = self._snap
         assert snap is not None
         self.state = snap.state.copy()
@@ -617,7 +643,7 @@ class Game:
             return self._advance()
         PLAYING[token] = self
         try:
-            if self._runner is not None or (self.suspends and GREENLET is not None):
+            if self._runner is not None or (self.suspends and greenlet_module() is not None):
                 return self._resume(answer)
             return self._advance()
         finally:
@@ -627,13 +653,14 @@ class Game:
         """Play on the game's continuation (started here if need be) until it stops at a
         question (returned) or the game ends (None; the continuation is then gone)."""
         runner = self._runner
+        greenlet = greenlet_module()
         try:
             if runner is None:
-                runner = GREENLET.greenlet(self._advance)
+                runner = greenlet.greenlet(self._advance)
                 self._runner = runner
                 stopped = runner.switch()
             else:
-                runner.parent = GREENLET.getcurrent()
+                runner.parent = greenlet.getcurrent()
                 stopped = runner.switch(answer)
         finally:
             if runner is not None and runner.dead:
@@ -645,6 +672,7 @@ class Game:
         returned), or the game ends."""
         state = self.state
         keep = self.forkable or None in self._seats().strategies
+        chained = self._runner is not None  # on the continuation: segments' starts are chained
         while state.stage != Stage.OVER:
             if self._snap is None and keep:
                 self._snap = self._snapshot(state)
@@ -654,11 +682,45 @@ class Game:
                 return self._pending
             finally:
                 state = self.state
-            self._snap = None
+            done, chain, answers = self._snap, self._chain, self._answers
+            self._snap = self._chain = None
             self._answers = []
             self._asked = []
             self._cursor = self._told = self._mute = 0
+            if (chained and done is not None and state.stage != Stage.OVER
+                    and (chain is None or len(chain.segments) < CHAIN)
+                    and not self._draws_first(state)):
+                # the next segment's start: this one's and its answers, replayed if need be
+                chain = (_Chain(done, [answers], self.decisions) if chain is None
+                         else _Chain(chain.base, [*chain.segments, answers], self.decisions))
+                self._snap, self._chain = chain.base, chain
         return None
+
+    def _settle(self) -> None:
+        """Make the segment's start a snapshot of its own, if it is chained (``_Chain``): a
+        game played apart from this one replays the chained segments from their base."""
+        chain = self._chain
+        if chain is None:
+            return
+        base = chain.base
+        token = next(_TOKENS)
+        rng = random.Random()
+        rng.setstate(base.rng)
+        apart = Game(self.t.box, [], self.seed, blank=True)
+        apart._fill(token=token, t=self.t, public=self._public, options=self.options,
+                    seed=self.seed, n=self.n,
+                    strategies=[s if isinstance(s, LiSiSeat) else None
+                                for s in self._seats().strategies],
+                    forkable=True, views=[PlayerView(token, s, random.Random(0))
+                                          for s in range(self.n)],
+                    rng=rng, records=ResultRecorder(self.n),
+                    narration=[] if self.narrating else None, state=base.state.copy(),
+                    setup=self.setup, decisions=base.decisions, snap=base, deal=self._deal)
+        for answers in chain.segments:  # every question is answered: nothing pauses
+            apart._answers, apart._cursor = answers, 0
+            apart._segment(apart.state)
+        self._snap = _Snapshot(apart.state, rng.getstate(), chain.decisions)
+        self._chain = None
 
     def _snapshot(self, state: GameState) -> _Snapshot:
         """The start of the segment ``state`` stands at: a copy of it, the RNG's state, and
@@ -756,6 +818,7 @@ class Game:
         turn and draws it again, and stands at its first question.
         """
         asked = self._pending or self._asking
+        self._settle()
         if asked is not None and self._snap is None:
             raise RuntimeError("this game keeps no snapshot to fork from at a question: a "
                                "strategy that forks must say so with `forks = True`")
@@ -873,6 +936,7 @@ class Game:
 
     def checkpoint(self) -> Checkpoint:
         """This game, saved where it stands (see ``Checkpoint``)."""
+        self._settle()
         snap = self._snap
         if self._pending is None and self._asking is None:
             snap = None  # between segments: the state itself is the start of the next

@@ -112,7 +112,19 @@ class ZsimGame(pyspiel.Game):
             num_players=self.players, min_utility=low, max_utility=high,
             utility_sum=total, max_game_length=MAX_GAME_LENGTH)
         super().__init__(game_type(utility), info, params)
-        self.observation_size = ZsimState(self, self.seed).episode.size
+        # the deal of ``seed`` at its first question: each initial state is a fork of it, and
+        # an initial state not yet read observes what it shows (OpenSpiel asks a new initial
+        # state for every tensor's shape)
+        self.initial = Episode(self.box, [None] * self.players, self.seed)
+        self.observation_size = self.initial.size
+        self._initial_views: dict[int, np.ndarray] = {}
+
+    def initial_observation(self, player: int) -> np.ndarray:
+        """What ``player`` observes in the initial state (computed once)."""
+        seen = self._initial_views.get(player)
+        if seen is None:
+            seen = self._initial_views[player] = self.initial.observation(player)
+        return seen
 
     def new_initial_state(self, start: str | None = None) -> ZsimState:
         """The game of ``seed`` (nothing is set up until the state is first read, so that
@@ -146,15 +158,35 @@ class ZsimState(pyspiel.State):
     def episode(self) -> Episode:
         episode = self._episode
         if episode is None:
-            episode = self._episode = Episode(default_box(), [None] * self._players,
-                                              self._seed)
+            start = self.get_game()
+            episode = self._episode = (
+                Episode.of(start.initial.game.fork()) if self._seed == start.seed
+                else Episode(default_box(), [None] * self._players, self._seed))
         return episode
+
+    def observation(self, player: int) -> np.ndarray:
+        """What ``player`` observes now (an initial state not yet read: the game's initial
+        observation, without setting the state up)."""
+        if self._episode is None:
+            start = self.get_game()
+            if self._seed == start.seed:
+                return start.initial_observation(player)
+        return self.episode.observation(player)
 
     def current_player(self) -> int:
         decision = self.episode.decision
         return pyspiel.PlayerId.TERMINAL if decision is None else decision.seat
 
     def _legal_actions(self, player: int) -> list[int]:
+        return self.episode.legal()
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal ids of ``player`` (by default the player to act), ascending: none for a
+        player not asked. Answered here for Python callers, as OpenSpiel's own would, without
+        its round trip through C++."""
+        decision = self.episode.decision
+        if decision is None or (player is not None and player != decision.seat):
+            return []
         return self.episode.legal()
 
     def _apply_action(self, action: int) -> None:
@@ -234,7 +266,7 @@ class ZsimObserver:
             self.dict["actions"] = self.tensor[size:]
 
     def set_from(self, state: ZsimState, player: int) -> None:
-        self.dict["observation"][:] = state.episode.observation(player)
+        self.dict["observation"][:] = state.observation(player)
         if self.perfect_recall:
             mine = state._mine[player]
             actions = self.dict["actions"]
@@ -242,9 +274,9 @@ class ZsimObserver:
             actions[:len(mine)] = (np.asarray(mine, np.float32) + 1.0) / self.actions
 
     def string_from(self, state: ZsimState, player: int) -> str:
+        seen = hashlib.blake2b(state.observation(player).tobytes(), digest_size=12)
         episode = state.episode
         decision = episode.decision
-        seen = hashlib.blake2b(episode.observation(player).tobytes(), digest_size=12)
         text = f"p{player} seen {seen.hexdigest()}"
         if decision is not None and decision.seat == player:
             text += f" | asked {decision.kind} " + ",".join(map(str, episode.legal()))
