@@ -72,7 +72,7 @@ class Episode:
         self.codec: Codec = codec(game.t.box, game.n)
         self.size = layout(game.t, game.n).size
         self.decision: Decision | None = game.pending()
-        self._by_id: dict[int, Any] | None = None  # the pending question's options by id
+        self._ids: list[int] | None = None  # the pending question's options' ids, in order
 
     @classmethod
     def of(cls, game: Game) -> Episode:
@@ -122,29 +122,29 @@ class Episode:
             return np.zeros(self.codec.size, dtype=np.int8)
         return self.codec.mask(self.decision).astype(np.int8)
 
-    def options_by_id(self) -> dict[int, Any]:
-        """The pending question's options by id (made once per question)."""
-        by_id = self._by_id
-        if by_id is None:
-            decision = self.decision
-            assert decision is not None, "the game is over"
-            by_id = self._by_id = dict(zip(self.codec.legal(decision), decision.options,
-                                           strict=True))
-        return by_id
+    def ids(self) -> list[int]:
+        """The ids of the pending question's options, in the order offered (once a question).
+        """
+        ids = self._ids
+        if ids is None:
+            assert self.decision is not None, "the game is over"
+            ids = self._ids = self.codec.legal(self.decision)
+        return ids
 
     def legal(self) -> list[int]:
         """The ids of the pending question's options, ascending."""
-        return sorted(self.options_by_id()) if self.decision is not None else []
+        return sorted(self.ids()) if self.decision is not None else []
 
     def play(self, action: int) -> None:
         """Answer the pending question with the option of id ``action`` (``UnknownAction``
         for an id that is not one of its options)."""
         decision = self.decision
         assert decision is not None, "the game is over"
-        option = self.options_by_id().get(action, self)
-        if option is self:  # not offered: the codec says why
-            option = self.codec.option(decision, action)
-        self._by_id = None
+        ids = self.ids()
+        # the option itself (ids are distinct); one not offered: the codec says why
+        option = (decision.options[ids.index(action)] if action in ids
+                  else self.codec.option(decision, action))
+        self._ids = None
         self.decision = self.game.answer(option)
 
     def rewards(self, reward: str) -> list[float]:
