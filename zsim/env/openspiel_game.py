@@ -143,6 +143,14 @@ class ZsimGame(pyspiel.Game):
         return ZsimObserver(self, perfect_recall=recall)
 
 
+class OwnActions(list[list[int]]):
+    """Each player's actions so far, a list per seat: a deep copy (what OpenSpiel's ``clone``
+    makes of a state's attributes) copies the lists, without ``copy.deepcopy``'s walk."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> OwnActions:
+        return OwnActions([seat[:] for seat in self])
+
+
 class ZsimState(pyspiel.State):
     """One game under way (an ``Episode``, made when first read) and each player's actions."""
 
@@ -152,7 +160,7 @@ class ZsimState(pyspiel.State):
         self._seed = seed
         self._players = game.players
         self._episode: Episode | None = None
-        self._mine: list[list[int]] = [[] for _ in range(game.players)]
+        self._mine = OwnActions([] for _ in range(game.players))
 
     @property
     def episode(self) -> Episode:
