@@ -186,6 +186,36 @@ def spiel_rate(games: int, players: int) -> None:
           f"{spent['openspiel'] / spent['in process']:9.2f}")
 
 
+def spiel_calls() -> None:
+    """OpenSpiel's own calls at a question of a 4-player game (120 random actions in)."""
+    import pyspiel
+
+    from zsim.env import openspiel_game  # (importing it registers the game)
+
+    game = pyspiel.load_game(openspiel_game.SHORT_NAME, {"players": 4, "seed": 1})
+    state, rng = game.new_initial_state(), random.Random(0)
+    for _ in range(120):
+        state.apply_action(rng.choice(state.legal_actions()))
+    seat = state.current_player()
+
+    def stepped() -> None:
+        clone = state.clone()
+        for _ in range(2):
+            clone.apply_action(clone.legal_actions()[0])
+
+    calls: list[tuple[str, Callable[[], Any]]] = [
+        ("OpenSpiel clone()", state.clone),
+        ("OpenSpiel clone() and two apply_action", stepped),
+        ("OpenSpiel observation_tensor", lambda: state.observation_tensor(seat)),
+        ("OpenSpiel information_state_string",
+         lambda: state.information_state_string(seat)),
+        ("OpenSpiel resample_from_infostate",
+         lambda: state.resample_from_infostate(seat, random.Random(1).random)),
+    ]
+    for label, call in calls:
+        per_call(label, [call] * 100)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--engine", type=int, default=0, metavar="GAMES",
@@ -209,6 +239,7 @@ def main() -> None:
     box = load_box(default_box_dir())
     interface(box)
     environments(box, args.games)
+    spiel_calls()
     engine(60)
 
 
