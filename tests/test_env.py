@@ -324,3 +324,20 @@ def test_openspiel_paired_evaluations_play_the_same_deal_and_repeat():
     searched, plain = evaluate(True, 0), evaluate(False, 0)
     assert searched[2] == plain[2]  # the same deal, whoever plays it
     assert evaluate(True, 0) == searched  # and the same game again
+
+
+def test_openspiel_margin_bound_holds_over_the_recorded_games():
+    """Every seat's margin in the CI baseline's games (2 and 4 players, the default lineup)
+    lies within the declared utilities, with room to spare above the largest margin seen."""
+    import pandas as pd
+
+    from zsim.paths import configs_dir
+
+    players = pd.read_parquet(configs_dir("baselines") / "ci.parquet")
+    margins = [total - max(t for other, t in enumerate(game.vp_total) if other != seat)
+               for _, game in players.sort_values("seat").groupby("game")
+               for seat, total in enumerate(game.vp_total)]
+    game = spiel(2)
+    assert len(margins) == len(players) > 1000
+    assert game.min_utility() <= min(margins) and max(margins) <= game.max_utility()
+    assert game.max_utility() > 3 * max(margins)

@@ -55,9 +55,9 @@ SHORT_NAME = "python_zsim"
 MAX_GAME_LENGTH = 3000  # questions: far above any game's (a 4-player game asks about 400)
 # The margin's bound, in VP: no proof from the box (a player's VP come from eleven categories,
 # several scored by formulas over the table), but over three times the largest margin any game
-# has shown (314, which broke the earlier bound of 300; tests/test_env.py plays the strongest
-# lineups against it). A bound too wide costs OpenSpiel's algorithms nothing; one too narrow
-# breaks its checks.
+# has shown (314, which broke the earlier bound of 300; the CI baseline's 2,000 games reach 151,
+# which tests/test_env.py checks against it). A bound too wide costs OpenSpiel's algorithms
+# nothing; one too narrow breaks its checks.
 MARGIN_BOUND = 1000.0
 DEFAULTS = {"players": 2, "reward": "margin", "seed": 1}
 STAGES = {Stage.START: "start", Stage.ROUND: "round", Stage.TURNS: "turns",
