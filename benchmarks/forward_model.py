@@ -10,7 +10,13 @@ only by the cycle collector, later. Rollouts play a determinised fork to the end
 random strategies. ``ZSIM_PURE_PYTHON=1`` measures the engine's sources instead of its
 compiled build (docs/running.md, "The compiled engine").
 
+``--stepping N`` compares, game by game (interleaved), the CPU time per question of N random
+games played in process (``RandomStrategy`` in every seat) and of the same seeds stepped from
+outside (``pending`` / ``answer`` with a random option each time), replayed and, with greenlet
+installed, on the game's suspended segment (``Game.suspends``), with the ratios per game.
+
     python benchmarks/forward_model.py --games 5 --repeat 5
+    python benchmarks/forward_model.py --stepping 20
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ from functools import partial
 
 from zsim.components import default_box_dir, load_box
 from zsim.engine_build import ENGINE
-from zsim.game import Game
+from zsim.game import Game, greenlet_module, play_game
 from zsim.strategies.random_bot import RandomStrategy
 
 
@@ -45,13 +51,46 @@ def amortised(repeat: int, call) -> float:
     return (time.process_time() - start) / repeat
 
 
+def stepping(box, games: int, players: int) -> None:
+    """CPU µs per question in process and from outside (replayed, and on the game's suspended
+    segment when greenlet is installed), interleaved game by game."""
+    ways = {"in process": [], "from outside, replayed": []}
+    if greenlet_module() is not None:
+        ways["from outside, suspended"] = []
+    for seed in range(games + 1):
+        start = time.process_time()
+        asked = play_game(box, [RandomStrategy() for _ in range(players)], seed).decisions
+        ways["in process"].append((time.process_time() - start) / asked)
+        for label in list(ways)[1:]:
+            game, rng, asked = Game(box, [None] * players, seed), random.Random(seed), 0
+            game.suspends = label.endswith("suspended")
+            start = time.process_time()
+            decision = game.pending()
+            while decision is not None:
+                decision = game.answer(decision.options[rng.randrange(len(decision.options))])
+                asked += 1
+            ways[label].append((time.process_time() - start) / asked)
+    print(f"{games} random {players}-player games; engine: {ENGINE}")
+    inside = ways["in process"][1:]  # the first game of each warms the caches
+    for label, times in ways.items():
+        times = times[1:]
+        ratios = [o / i for i, o in zip(inside, times, strict=True)]
+        print(f"{label + ', per question':40} median {statistics.median(times) * 1e6:7.1f} us"
+              f"   x in process: median {statistics.median(ratios):5.2f} "
+              f"({min(ratios):.2f} to {max(ratios):.2f})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=5)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--stepping", type=int, default=0, metavar="GAMES")
     args = parser.parse_args()
     box = load_box(default_box_dir())
+    if args.stepping:
+        stepping(box, args.stepping, args.players)
+        return
     plain, determinised, steps, rollouts = [], [], [], []
     plain_amortised, determinised_amortised = [], []
     for seed in range(args.games):

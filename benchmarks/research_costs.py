@@ -7,6 +7,7 @@ ran (``zsim --version``): the figures are for the compiled engine unless it says
 
     python benchmarks/research_costs.py                 # everything (about a minute)
     python benchmarks/research_costs.py --engine 120    # only the default lineup, 120 games
+    python benchmarks/research_costs.py --spiel 20 --players 4   # OpenSpiel against in process
 
 ``--engine`` imports only what every version of zsim has, so the same file measures an older
 tree for a before/after comparison (run it with that tree's interpreter, back to back).
@@ -155,11 +156,74 @@ def environments(box: Any, games: int) -> None:
         print(f"{'':<44} {seconds / base:9.1f} x the bare engine's game")
 
 
+def spiel_rate(games: int, players: int) -> None:
+    """Random games per CPU-second through OpenSpiel (``apply_action`` on a random legal id)
+    and in process (``RandomStrategy`` in every seat), interleaved seed by seed."""
+    import pyspiel
+
+    from zsim.env import openspiel_game  # (importing it registers the game)
+    from zsim.env.episode import default_box
+    from zsim.game import play_game
+    from zsim.strategies.random_bot import RandomStrategy
+
+    box = default_box()
+    spent = {"openspiel": 0.0, "in process": 0.0}
+    for seed in range(games + 1):
+        game = pyspiel.load_game(openspiel_game.SHORT_NAME, {"players": players, "seed": seed})
+        start = time.process_time()
+        state, rng = game.new_initial_state(), random.Random(seed)
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        if seed:  # the first game of each warms the caches
+            spent["openspiel"] += time.process_time() - start
+        start = time.process_time()
+        play_game(box, [RandomStrategy() for _ in range(players)], seed)
+        if seed:
+            spent["in process"] += time.process_time() - start
+    for label, seconds in spent.items():
+        print(f"{label + f', random {players}-player games/CPU-s':<44} {games / seconds:9.1f}")
+    print(f"{'OpenSpiel / in process, CPU per game':<44} "
+          f"{spent['openspiel'] / spent['in process']:9.2f}")
+
+
+def spiel_calls() -> None:
+    """OpenSpiel's own calls at a question of a 4-player game (120 random actions in)."""
+    import pyspiel
+
+    from zsim.env import openspiel_game  # (importing it registers the game)
+
+    game = pyspiel.load_game(openspiel_game.SHORT_NAME, {"players": 4, "seed": 1})
+    state, rng = game.new_initial_state(), random.Random(0)
+    for _ in range(120):
+        state.apply_action(rng.choice(state.legal_actions()))
+    seat = state.current_player()
+
+    def stepped() -> None:
+        clone = state.clone()
+        for _ in range(2):
+            clone.apply_action(clone.legal_actions()[0])
+
+    calls: list[tuple[str, Callable[[], Any]]] = [
+        ("OpenSpiel clone()", state.clone),
+        ("OpenSpiel clone() and two apply_action", stepped),
+        ("OpenSpiel observation_tensor", lambda: state.observation_tensor(seat)),
+        ("OpenSpiel information_state_string",
+         lambda: state.information_state_string(seat)),
+        ("OpenSpiel resample_from_infostate",
+         lambda: state.resample_from_infostate(seat, random.Random(1).random)),
+    ]
+    for label, call in calls:
+        per_call(label, [call] * 100)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--engine", type=int, default=0, metavar="GAMES",
                         help="only the default lineup's engine speed, over GAMES games")
     parser.add_argument("--games", type=int, default=5, help="random games per environment")
+    parser.add_argument("--spiel", type=int, default=0, metavar="GAMES",
+                        help="only random games through OpenSpiel against in process")
+    parser.add_argument("--players", type=int, default=4, help="players of --spiel's games")
     args = parser.parse_args()
     from zsim.engine_build import ENGINE
 
@@ -167,11 +231,15 @@ def main() -> None:
     if args.engine:
         engine(args.engine)
         return
+    if args.spiel:
+        spiel_rate(args.spiel, args.players)
+        return
     from zsim.components import default_box_dir, load_box
 
     box = load_box(default_box_dir())
     interface(box)
     environments(box, args.games)
+    spiel_calls()
     engine(60)
 
 

@@ -164,3 +164,180 @@ def test_a_bad_reward_or_table_is_refused():
         ZsimEnv(opponents=["random"] * 4)
     with pytest.raises(ValueError, match="seat 2"):
         ZsimEnv(opponents=["random"], seat=2)
+
+
+# --- OpenSpiel's conventions ---------------------------------------------------------------
+
+
+def spiel(players: int = 2, reward: str = "margin", seed: int = 3):
+    return pyspiel.load_game(openspiel_game.SHORT_NAME,
+                             {"players": players, "reward": reward, "seed": seed})
+
+
+@pytest.mark.parametrize(("players", "reward"), [(2, "margin"), (3, "win")])
+def test_openspiel_random_sim_test_passes_with_serialization(players: int, reward: str):
+    pyspiel.random_sim_test(spiel(players, reward), num_sims=1, serialize=True, verbose=False)
+
+
+def test_openspiel_utility_types_and_bounds_follow_the_reward():
+    kinds = pyspiel.GameType.Utility
+    assert spiel(2).get_type().utility == kinds.ZERO_SUM and spiel(2).utility_sum() == 0.0
+    assert spiel(3).get_type().utility == kinds.GENERAL_SUM
+    win = spiel(4, "win")
+    assert win.get_type().utility == kinds.CONSTANT_SUM and win.utility_sum() == 1.0
+    assert (win.min_utility(), win.max_utility()) == (0.0, 1.0)
+    margin = spiel(2)
+    assert margin.max_utility() == -margin.min_utility() > 314  # a margin a real game reached
+
+
+def test_openspiel_new_initial_state_is_the_seed_and_clones_draw_nothing():
+    game = spiel(2, seed=5)
+    first = game.new_initial_state()
+    start = first.episode.game.to_text()
+    rng = random.Random(0)
+    for _ in range(25):
+        first.apply_action(rng.choice(first.legal_actions()))
+        first.clone()
+    game.observation_tensor_shape()
+    game.information_state_tensor_shape()
+    again = game.new_initial_state()
+    assert again.episode.game.seed == 5 and again.episode.game.to_text() == start
+    assert game.new_initial_state("8").episode.game.seed == 8
+    # a position text is a state too, standing where the text stands
+    text = first.episode.game.to_text()
+    assert game.new_initial_state(text).episode.game.to_text() == text
+
+
+def test_openspiel_clone_is_a_fork_that_plays_on_alike():
+    game = spiel(3, "win")
+    state = game.new_initial_state()
+    rng = random.Random(2)
+    for _ in range(60):
+        state.apply_action(rng.choice(state.legal_actions()))
+    clone = state.clone()
+    assert clone.history() == state.history() and str(clone) == str(state)
+    assert clone.episode.game is not state.episode.game
+    assert clone.information_state_string(1) == state.information_state_string(1)
+    while not state.is_terminal():
+        action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+        clone.apply_action(action)
+    assert clone.returns() == state.returns()
+
+
+def test_openspiel_serialization_keeps_the_position_and_its_random_state():
+    game = spiel(2)
+    state = game.new_initial_state()
+    rng = random.Random(6)
+    for _ in range(45):
+        state.apply_action(rng.choice(state.legal_actions()))
+    text = pyspiel.serialize_game_and_state(game, state)
+    _, copy = pyspiel.deserialize_game_and_state(text)
+    assert copy.history() == state.history() and str(copy) == str(state)
+    assert copy.information_state_string(0) == state.information_state_string(0)
+    while not state.is_terminal():
+        action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+        copy.apply_action(action)
+    assert copy.returns() == state.returns()
+
+
+def test_openspiel_rng_state_reads_and_sets_what_later_chances_draw():
+    state = spiel(2).new_initial_state()
+    saved = state.get_rng_state()
+    other = state.clone()
+    other.set_rng_state(saved)
+    assert other.get_rng_state() == saved
+    assert other.episode.game.to_text() == state.episode.game.to_text()
+
+
+def test_openspiel_information_state_has_perfect_recall():
+    game = spiel(2)
+    rng = random.Random(3)
+    base = game.new_initial_state()
+    while base.legal_actions() and len(base.legal_actions()) < 3:
+        base.apply_action(base.legal_actions()[0])
+    seat = base.current_player()
+    first, second = base.clone(), base.clone()
+    first.apply_action(base.legal_actions()[0])
+    second.apply_action(base.legal_actions()[1])
+    assert first.information_state_string(seat) != second.information_state_string(seat)
+    assert (first.information_state_tensor(seat) != second.information_state_tensor(seat))
+    # what the seat sees now and its own actions, nothing else: a determinised fork of the
+    # position gives it the same information state, the hidden cards redealt
+    for _ in range(30):
+        first.apply_action(rng.choice(first.legal_actions()))
+    asked = first.current_player()
+    other = first.resample_from_infostate(asked, random.Random(1).random)
+    assert other.information_state_string(asked) == first.information_state_string(asked)
+    assert other.information_state_tensor(asked) == first.information_state_tensor(asked)
+    assert other.legal_actions() == first.legal_actions()
+    assert other.episode.game.state.decks != first.episode.game.state.decks
+    view = first.episode.game.view(asked)
+    from zsim.encode.observation import observe
+
+    assert np.array_equal(np.asarray(first.observation_tensor(asked), np.float32),
+                          observe(view, first.episode.decision.kind))
+
+
+class Flat(mcts.Evaluator):
+    """No rollout: every position is worth nothing, every option as likely (a quick test of
+    the search's bookkeeping over whole games)."""
+
+    def evaluate(self, state):
+        return [0.0] * state.num_players()
+
+    def prior(self, state):
+        legal = state.legal_actions()
+        return [(action, 1.0 / len(legal)) for action in legal]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_openspiel_ismcts_plays_whole_games(players: int):
+    from open_spiel.python.algorithms import ismcts
+
+    game = spiel(players, "win", seed=players)
+    rng = np.random.RandomState(players)
+    bots = [ismcts.ISMCTSBot(game, Flat(), 2.0, 4, random_state=rng),
+            *[uniform_random.UniformRandomBot(seat, rng) for seat in range(1, players)]]
+    state, searched = game.new_initial_state(), 0
+    while not state.is_terminal():  # (ISMCTSBot cannot restart_at, as evaluate_bots asks)
+        seat = state.current_player()
+        searched += seat == 0 and len(state.legal_actions()) > 1
+        state.apply_action(bots[seat].step(state))
+    assert sum(state.returns()) == pytest.approx(1.0) and searched > 30
+
+
+def test_openspiel_paired_evaluations_play_the_same_deal_and_repeat():
+    game = spiel(2, seed=12)
+
+    def evaluate(searching: bool, seed: int) -> tuple[list[float], list[int], str]:
+        rng = np.random.RandomState(seed)
+        first = (mcts.MCTSBot(game, 2.0, 3, Flat(), random_state=rng) if searching
+                 else uniform_random.UniformRandomBot(0, rng))
+        state = game.new_initial_state()
+        deal = state.episode.game.to_text()
+        returns = evaluate_bots.evaluate_bots(state, [first, uniform_random.UniformRandomBot(
+            1, rng)], rng)
+        return returns, state.history(), deal
+
+    searched, plain = evaluate(True, 0), evaluate(False, 0)
+    assert searched[2] == plain[2]  # the same deal, whoever plays it
+    assert evaluate(True, 0) == searched  # and the same game again
+
+
+def test_openspiel_margin_bound_holds_over_the_recorded_games():
+    """Every seat's margin in the CI baseline's games (2 and 4 players, the default lineup)
+    lies within the declared utilities, with room to spare above the largest margin seen."""
+    import pandas as pd
+
+    from zsim.paths import configs_dir
+
+    players = pd.read_parquet(configs_dir("baselines") / "ci.parquet")
+    margins = [total - max(t for other, t in enumerate(game.vp_total) if other != seat)
+               for _, game in players.sort_values("seat").groupby("game")
+               for seat, total in enumerate(game.vp_total)]
+    game = spiel(2)
+    assert len(margins) == len(players) > 1000
+    assert game.min_utility() <= min(margins) and max(margins) <= game.max_utility()
+    assert game.max_utility() > 3 * max(margins)

@@ -224,3 +224,123 @@ def test_a_game_saved_at_a_question_continues_from_its_checkpoint(box):
     for _, _, answer in given[150:]:
         restored.answer(answer)
     assert outcome(restored.result()) == outcome(result)
+
+
+# --- a suspended segment: stepping without replay ----------------------------------------
+
+
+def stepped(box: Box, players: int, seed: int, suspends: bool, forks: bool = False
+            ) -> tuple[int, list[dict[str, int]]]:
+    """A game stepped from outside with random answers (on a continuation or replayed); with
+    ``forks``, at every 23rd question a fork and a saved copy are stepped a little apart."""
+    game = Game(box, [None] * players, seed)
+    game.suspends = suspends
+    rng, asked = random.Random(seed), 0
+    decision = game.pending()
+    while decision is not None:
+        if forks and asked % 23 == 7:
+            fork = game.fork()
+            fork.suspends = suspends
+            fork.answer(decision.options[-1])
+            fork.drop_continuation()
+            Game.restore(box, game.checkpoint(), [None] * players).answer(decision.options[0])
+        decision = game.answer(decision.options[rng.randrange(len(decision.options))])
+        asked += 1
+    return asked, game.result().scores
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_suspended_segment_plays_the_game_a_replay_plays(box: Box, players: int) -> None:
+    pytest.importorskip("greenlet")
+    for seed in range(2):
+        assert stepped(box, players, seed, True, forks=True) == stepped(box, players, seed,
+                                                                        False)
+
+
+def test_a_suspending_game_steps_on_its_continuation_and_ends_it(box: Box) -> None:
+    pytest.importorskip("greenlet")
+    game = Game(box, [None, None], 3)
+    game.suspends = True
+    decision = game.pending()
+    assert game._runner is not None  # the segment waits at its question, not unwound
+    game.answer(decision.options[0])
+    assert game._runner is not None
+    twin = game.fork()  # a fork carries no continuation: its first answer replays
+    assert twin._runner is None
+    game.drop_continuation()  # the game stays at its question and replays from now on
+    assert game._runner is None and game.pending() is not None
+    rng = random.Random(1)
+    for copy in (game, twin):
+        copy.suspends = copy is twin
+    while game.pending() is not None:
+        option = rng.choice(game.pending().options)
+        game.answer(option)
+        twin.answer(option)
+    assert twin.over and twin.result().scores == game.result().scores
+
+
+def test_a_strategy_seat_is_asked_inside_a_suspended_segment(box: Box) -> None:
+    pytest.importorskip("greenlet")
+    scores = []
+    for suspends in (False, True):
+        game = Game(box, [None, resolve("greedy"), None], 8)
+        game.suspends = suspends
+        rng = random.Random(8)
+        decision = game.pending()
+        while decision is not None:
+            assert decision.seat != 1
+            decision = game.answer(rng.choice(decision.options))
+        scores.append(game.result().scores)
+    assert scores[0] == scores[1]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_determinised_fork_at_its_own_starting_tile_ability_stands_there(
+        box: Box, players: int) -> None:
+    """Once the Starting tiles are kept, a seat asked about its tile's ability gets a fork
+    standing at that question (every seat keeps one tile in it), which plays on."""
+    found = 0
+    for seed in range(30):
+        game = Game(box, [None] * players, seed)
+        rng = random.Random(seed)
+        decision = game.pending()
+        while decision is not None and game.state.stage == Stage.START:
+            if decision.kind != "start_tile":
+                for k in range(4):
+                    fork = game.fork(decision.seat, random.Random(k))
+                    there = fork.pending()
+                    assert there is not None and (there.seat, there.kind, there.options) == (
+                        decision.seat, decision.kind, decision.options)
+                    fork.answer(there.options[0])
+                found += 1
+            decision = game.answer(decision.options[rng.randrange(len(decision.options))])
+    assert found >= 3
+
+
+def test_forks_and_texts_of_a_suspended_game_play_on_as_it_does(box: Box) -> None:
+    """Segments' starts on a continuation are chained, not copied: a fork or a position text
+    taken anywhere replays them, and plays on exactly as the game does."""
+    pytest.importorskip("greenlet")
+    draws = random.Random(5)
+    fractions = [draws.random() for _ in range(2000)]
+
+    def pick(decision: Decision, asked: int) -> Any:
+        return decision.options[int(fractions[asked] * len(decision.options))]
+
+    game = Game(box, [None] * 3, 5)
+    game.suspends = True
+    copies: list[tuple[int, Game]] = []
+    asked, decision = 0, game.pending()
+    while decision is not None:
+        if asked in (40, 41, 90, 150):
+            fork = game.fork()
+            fork.suspends = asked % 2 == 0
+            copies += [(asked, fork), (asked, Game.from_text(game.to_text(), box))]
+        decision = game.answer(pick(decision, asked))
+        asked += 1
+    for start, copy in copies:
+        at, decision = start, copy.pending()
+        while decision is not None:
+            decision = copy.answer(pick(decision, at))
+            at += 1
+        assert at == asked and copy.result().scores == game.result().scores

@@ -18,6 +18,14 @@ Snapshots of the segment's start are taken only when they can be needed: when a 
 answered from outside, or a seat's strategy says it forks (``forks = True``). Plain runs pay
 nothing for the forward model.
 
+A game that ``suspends`` (the environments' games do) keeps the segment under way *suspended* at
+its question instead: the rules run on a continuation of their own (a greenlet, when the
+``greenlet`` package is installed), ``answer`` resumes them where they stopped, and nothing is
+replayed. A fork, a restored game and a game without greenlet replay as above; the games are
+the same either way. A suspended segment holds its game, so a program that drops a suspending
+game at a question first ends it with ``drop_continuation()`` (``zsim.env.episode.Episode``
+does).
+
 What a strategy is handed leads back to no object the game plays with (docs/strategies.md,
 "What a strategy can and cannot do"): its decision is a copy (the answer is checked against the
 engine's own options), its view holds no reference to the game (``zsim.view``), and the game
@@ -32,6 +40,7 @@ game's own events scored (``zsim.invariants.score_audit``).
 from __future__ import annotations
 
 import hashlib
+import importlib
 import itertools
 import random
 from dataclasses import dataclass, field, fields, replace
@@ -120,6 +129,23 @@ class Listener(Protocol):
     def event(self, game: Any, kind: str, data: dict[str, Any]) -> None: ...
 
 
+# the ``greenlet`` module (None: not installed), imported when a game first suspends, so that
+# a game that does not imports no package of an extra
+_GREENLET: Final[list[Any]] = []
+
+
+def greenlet_module() -> Any:
+    """The ``greenlet`` module (the continuations of suspending games), or None without it."""
+    if not _GREENLET:
+        try:
+            _GREENLET.append(importlib.import_module("greenlet"))
+        except ImportError:
+            _GREENLET.append(None)
+    return _GREENLET[0]
+
+NO_ANSWER: Final[Any] = object()  # a continuation started, not resumed with an answer
+
+
 class Paused(Exception):
     """Raised inside the rules when a seat without a strategy must answer: it unwinds the
     segment, which is played again once the question is answered. Never seen by callers."""
@@ -173,6 +199,24 @@ class _Snapshot:
         self.decisions = decisions
         self.records = records
         self.lines = lines
+
+
+class _Chain:
+    """A segment's start on a game's continuation, kept without a copy: an earlier segment's
+    snapshot (``base``) and the answers of every segment since (``segments``, the first
+    ``base``'s); ``Game._settle`` replays them when the start is needed (a fork, a save, a
+    replay). A copy of the state at every segment would cost a suspended game more than all
+    else it does between two questions."""
+
+    __slots__ = ("base", "decisions", "segments")
+
+    def __init__(self, base: _Snapshot, segments: list[list[Any]], decisions: int) -> None:
+        self.base = base
+        self.segments = segments
+        self.decisions = decisions  # how many decisions had been made when the segment began
+
+
+CHAIN: Final = 16  # segments chained at most before a segment's start is copied again
 
 
 def seat_rng(seed: int, seat: int) -> random.Random:
@@ -240,7 +284,9 @@ class Game:
     _turns_per_round: int
     _hooks: dict[str, list[Listener]]
     _snap: _Snapshot | None
+    _chain: _Chain | None  # the segment's start, when ``_snap`` is an earlier one's (``_Chain``)
     _answers: list[Any]  # the answers given since the segment began
+    _asked: list[Decision]  # their questions, as far as known (a restored game knows none)
     _cursor: int  # how many of them the replay has used
     _pending: Decision | None  # the question the game is paused at
     _asking: Decision | None  # the question a strategy is answering now
@@ -248,6 +294,8 @@ class Game:
     _told: int  # events emitted since the segment began
     _mute: int  # events a replay must not tell again
     _deal: dict[int, list[int]] | None  # a determinised fork's Starting tiles, dealt already
+    suspends: bool  # keep the segment suspended at a question (a continuation), not replayed
+    _runner: Any  # that continuation (a greenlet), while the segment stands at a question
 
     def __init__(self, box: Box, strategies: list[Player | LiSiSeat | None], seed: int,
                  options: GameOptions | None = None, narrate: bool = False, *,
@@ -286,7 +334,8 @@ class Game:
               rng: random.Random, records: ResultRecorder, narration: list[str] | None,
               state: GameState | None = None, setup: dict[str, Any] | None = None,
               decisions: int = 0, snap: _Snapshot | None = None,
-              answers: list[Any] | None = None, cursor: int = 0,
+              answers: list[Any] | None = None, asked: list[Decision] | None = None,
+              cursor: int = 0,
               pending: Decision | None = None, told: int = 0, mute: int = 0,
               listened: tuple[str, ...] = (), deal: dict[int, list[int]] | None = None
               ) -> None:
@@ -311,7 +360,9 @@ class Game:
         self.rng = rng
         self.decisions = decisions
         self._snap = snap
+        self._chain = None
         self._answers = answers if answers is not None else []
+        self._asked = asked if asked is not None else []
         self._cursor = cursor
         self._pending = pending
         self._asking = None
@@ -319,6 +370,8 @@ class Game:
         self._told, self._mute = told, mute
         self._deal = deal
         self.consults = 0
+        self.suspends = False
+        self._runner = None
 
     def __del__(self) -> None:
         """The game's seats go with it."""
@@ -455,27 +508,28 @@ class Game:
             seats = self._seats()
             strategy = seats.strategies[seat]
             if strategy is None:  # only with a snapshot: the game pauses here
-                self._pending = decision
-                raise Paused(decision)
-            self.consults += 1
-            self._asking = decision
-            self.asked_seat = seat
-            # The strategy gets a copy of the question: the answer is checked against the
-            # engine's own options, whatever the strategy does to its list. Never Li Si's seat:
-            # the rules play his turns and ask him nothing.
-            shown = Decision(kind, seat, options[:], dict(decision.context))
-            if self.token in PLAYING:
-                given = consult(self, cast("Player", strategy), seats.views[seat], shown)
-            else:  # a rule called from outside the game's play (a test of one rule)
-                PLAYING[self.token] = self
-                try:
+                answer = self._pause(decision)
+            else:
+                self.consults += 1
+                self._asking = decision
+                self.asked_seat = seat
+                # The strategy gets a copy of the question: the answer is checked against the
+                # engine's own options, whatever the strategy does to its list. Never Li Si's
+                # seat: the rules play his turns and ask him nothing.
+                shown = Decision(kind, seat, options[:], dict(decision.context))
+                if self.token in PLAYING:
                     given = consult(self, cast("Player", strategy), seats.views[seat], shown)
-                finally:
-                    del PLAYING[self.token]
-            answer = as_offered(given, options)
-            if answer is NOT_OFFERED:
-                self._asking, self.asked_seat = None, -1
-                raise IllegalChoice(strategy.name, decision, given, self.seed)
+                else:  # a rule called from outside the game's play (a test of one rule)
+                    PLAYING[self.token] = self
+                    try:
+                        given = consult(self, cast("Player", strategy), seats.views[seat],
+                                        shown)
+                    finally:
+                        del PLAYING[self.token]
+                answer = as_offered(given, options)
+                if answer is NOT_OFFERED:
+                    self._asking, self.asked_seat = None, -1
+                    raise IllegalChoice(strategy.name, decision, given, self.seed)
         if "decision" in self._hooks:
             # told while the game still stands at the question, its answer not logged yet, so
             # that a listener may ask a bot about it: a search forks from the question (the
@@ -486,8 +540,19 @@ class Game:
         if keeping:
             if not replayed:
                 self._answers.append(answer)
+                self._asked.append(decision)
             self._cursor += 1
         return answer
+
+    def _pause(self, decision: Decision) -> Any:
+        """Stop at a question for a seat answered from outside: on the game's continuation,
+        switch out of it and return the answer ``answer`` resumes it with (checked there);
+        otherwise unwind the segment (``Paused``), to be replayed once it is answered."""
+        self._pending = decision
+        runner = self._runner
+        if runner is None or greenlet_module().getcurrent() is not runner:
+            raise Paused(decision)
+        return runner.parent.switch(decision)
 
     # --- the stepping API ------------------------------------------------------------------
 
@@ -511,17 +576,30 @@ class Game:
         answer = as_offered(option, decision.options)
         if answer is NOT_OFFERED:
             raise IllegalChoice("the caller", decision, option, self.seed)
-        self._answers.append(answer)
         self._pending = None
         self.consults += 1  # the table moves on: a view read from outside is copied again
+        if self._runner is not None:  # the segment waits on its continuation: resume it
+            return self._run(answer)
+        self._answers.append(answer)
+        self._asked.append(decision)
         self._replay()
         return self.pending()
+
+    def drop_continuation(self) -> None:
+        """End the suspended segment's continuation, if any (the game stays at its question,
+        which is then answered by a replay): what a program that drops a suspending game at a
+        question does first, since the continuation holds the game."""
+        runner, self._runner = self._runner, None
+        if runner is not None and not runner.dead:
+            runner.parent = greenlet_module().getcurrent()
+            runner.throw()  # GreenletExit unwinds the rules' frames; the state is left as is
 
     def play(self, strategies: list[Player | None] | None = None) -> GameResult:
         """Play on to the end and return the result. ``strategies`` (one per seat, None to
         keep the seat's own) take over the seats first, as a rollout policy would; Li Si keeps
         his seat. Once played out (or stopped by an error), the game lets its strategies go
         (``Departed``)."""
+        self.drop_continuation()  # the strategies answer now: the segment is replayed
         seats = self._seats()
         if strategies is not None:
             seats.strategies = [mine if s is None or isinstance(mine, LiSiSeat) else s
@@ -546,6 +624,7 @@ class Game:
 
     def _replay(self) -> None:
         """Put the segment back as it began; the next ``_advance`` replays its answers."""
+        self._settle()
         snap = self._snap
         assert snap is not None
         self.state = snap.state.copy()
@@ -555,23 +634,45 @@ class Game:
         self._mute = self._told
         self._told = 0
 
-    def _run(self) -> Decision | None:
+    def _run(self, answer: Any = NO_ANSWER) -> Decision | None:
         """``_advance``, with the game listed as being played (``zsim.view.PLAYING``: where its
-        seats' views find it) meanwhile."""
+        seats' views find it) meanwhile: on the game's continuation when it suspends (resumed
+        with ``answer``, the question's answer, when the segment waits there)."""
         token = self.token
         if token in PLAYING:  # already being played: a listener asked for more
             return self._advance()
         PLAYING[token] = self
         try:
+            if self._runner is not None or (self.suspends and greenlet_module() is not None):
+                return self._resume(answer)
             return self._advance()
         finally:
             del PLAYING[token]
+
+    def _resume(self, answer: Any) -> Decision | None:
+        """Play on the game's continuation (started here if need be) until it stops at a
+        question (returned) or the game ends (None; the continuation is then gone)."""
+        runner = self._runner
+        greenlet = greenlet_module()
+        try:
+            if runner is None:
+                runner = greenlet.greenlet(self._advance)
+                self._runner = runner
+                stopped = runner.switch()
+            else:
+                runner.parent = greenlet.getcurrent()
+                stopped = runner.switch(answer)
+        finally:
+            if runner is not None and runner.dead:
+                self._runner = None
+        return cast("Decision | None", stopped)
 
     def _advance(self) -> Decision | None:
         """Play segments until a seat without a strategy must answer (that question is
         returned), or the game ends."""
         state = self.state
         keep = self.forkable or None in self._seats().strategies
+        chained = self._runner is not None  # on the continuation: segments' starts are chained
         while state.stage != Stage.OVER:
             if self._snap is None and keep:
                 self._snap = self._snapshot(state)
@@ -581,10 +682,45 @@ class Game:
                 return self._pending
             finally:
                 state = self.state
-            self._snap = None
+            done, chain, answers = self._snap, self._chain, self._answers
+            self._snap = self._chain = None
             self._answers = []
+            self._asked = []
             self._cursor = self._told = self._mute = 0
+            if (chained and done is not None and state.stage != Stage.OVER
+                    and (chain is None or len(chain.segments) < CHAIN)
+                    and not self._draws_first(state)):
+                # the next segment's start: this one's and its answers, replayed if need be
+                chain = (_Chain(done, [answers], self.decisions) if chain is None
+                         else _Chain(chain.base, [*chain.segments, answers], self.decisions))
+                self._snap, self._chain = chain.base, chain
         return None
+
+    def _settle(self) -> None:
+        """Make the segment's start a snapshot of its own, if it is chained (``_Chain``): a
+        game played apart from this one replays the chained segments from their base."""
+        chain = self._chain
+        if chain is None:
+            return
+        base = chain.base
+        token = next(_TOKENS)
+        rng = random.Random()
+        rng.setstate(base.rng)
+        apart = Game(self.t.box, [], self.seed, blank=True)
+        apart._fill(token=token, t=self.t, public=self._public, options=self.options,
+                    seed=self.seed, n=self.n,
+                    strategies=[s if isinstance(s, LiSiSeat) else None
+                                for s in self._seats().strategies],
+                    forkable=True, views=[PlayerView(token, s, random.Random(0))
+                                          for s in range(self.n)],
+                    rng=rng, records=ResultRecorder(self.n),
+                    narration=[] if self.narrating else None, state=base.state.copy(),
+                    setup=self.setup, decisions=base.decisions, snap=base, deal=self._deal)
+        for answers in chain.segments:  # every question is answered: nothing pauses
+            apart._answers, apart._cursor = answers, 0
+            apart._segment(apart.state)
+        self._snap = _Snapshot(apart.state, rng.getstate(), chain.decisions)
+        self._chain = None
 
     def _snapshot(self, state: GameState) -> _Snapshot:
         """The start of the segment ``state`` stands at: a copy of it, the RNG's state, and
@@ -674,11 +810,15 @@ class Game:
         draw chances before they ask: at the seat's own Starting tile question the fork deals
         it the same tiles and the others tiles drawn from the rest (the seats before it keep
         the one tile they are dealt, unseen) and stands at that question; at the seat's own
-        question in Li Si's turn before any chance is drawn in it, it stands at that question
-        too; otherwise it goes back to the start of that deal or turn and draws it again, and
-        stands at its first question.
+        question once the tiles are kept (its tile's ability), every seat keeps one tile, the
+        revealed ones theirs, the others one the seat has not seen, and the fork stands at that
+        question (when the game knows the questions answered since the deal: a restored game
+        does not); at the seat's own question in Li Si's turn before any chance is drawn in it,
+        it stands at that question too; otherwise it goes back to the start of that deal or
+        turn and draws it again, and stands at its first question.
         """
         asked = self._pending or self._asking
+        self._settle()
         if asked is not None and self._snap is None:
             raise RuntimeError("this game keeps no snapshot to fork from at a question: a "
                                "strategy that forks must say so with `forks = True`")
@@ -698,7 +838,7 @@ class Game:
                     records=self.records.copy(), narration=_lines(self.log),
                     state=self.state.copy(), setup=self.setup, decisions=self.decisions,
                     snap=self._snap,  # never changed, so it can be shared
-                    answers=self._answers[:], cursor=self._cursor,
+                    answers=self._answers[:], asked=self._asked[:], cursor=self._cursor,
                     pending=asked, told=self._told, mute=self._mute, listened=tuple(self._hooks),
                     deal=self._deal)
         return other
@@ -716,6 +856,7 @@ class Game:
         # where the fork stands: by default at the game's own question, as the game stands
         decisions, records, lines = self.decisions, self.records, self.log
         answers: list[Any] = self._answers[:]
+        known = self._asked[:]  # the answers' questions (a replay from the start knows none)
         cursor, told, mute = self._cursor, self._told, self._mute
         pending: Decision | None = None
         deal = None
@@ -729,12 +870,15 @@ class Game:
             # none yet, when the branch below applies): they are drawn again.
             state = snap.state.copy()
             redeal(state, t, seat, rng)
+            answers, known, cursor, told, mute = [], [], 0, 0, 0
             if own and state.stage == Stage.START and asked.kind == "start_tile":
                 # at its own Starting tile question the seat keeps the tiles it was dealt
                 deal = starting_deal(state, t, seat, list(asked.options), rng)
+            elif own and state.stage == Stage.START and len(self._asked) == self._cursor:
+                # at its own question once the tiles are kept: every seat keeps one tile
+                deal, answers = self._kept_deal(t, seat, rng)
             decisions, records = snap.decisions, snap.records
             lines = lines[:snap.lines] if lines is not None else None
-            answers, cursor, told, mute = [], 0, 0, 0
             snap = None
         else:
             # The segment's start gets the same redeal, so that a replay reaches this state
@@ -757,15 +901,42 @@ class Game:
                     strategies=[s if isinstance(s, LiSiSeat) else None for s in seats.strategies],
                     forkable=True, views=views, rng=rng, records=records.copy(),
                     narration=_lines(lines), state=state, setup=dict(self.setup),
-                    decisions=decisions, snap=snap, answers=answers, cursor=cursor,
+                    decisions=decisions, snap=snap, answers=answers, asked=known,
+                    cursor=cursor,
                     pending=pending, told=told, mute=mute, listened=tuple(self._hooks),
                     deal=deal)
         return other
+
+    def _kept_deal(self, t: Tables, seat: int, rng: random.Random
+                   ) -> tuple[dict[int, list[int]], list[Any]]:
+        """For a determinised fork at ``seat``'s own question in the Starting tiles once the
+        tiles are kept (a question of its tile's ability): a deal of one tile to each seat, the
+        tile it kept for the seats whose tile is revealed (``seat`` and those resolved before
+        it), a tile drawn with ``rng`` from those ``seat`` has not seen for the others; and the
+        answers given since the deal but the Starting tile choices (which a deal of one tile
+        does not ask), so that the fork's replay stands at the same question."""
+        box = t.box
+        index = {tile.id: i for i, tile in enumerate(box.starting_tiles)}
+        kept = {s: index[tile] for s, tile in enumerate(self.records.start_tiles) if tile}
+        unseen = [i for i, tile in enumerate(box.starting_tiles) for _ in range(tile.copies)]
+        mine = [d for d in self._asked if d.seat == seat and d.kind == "start_tile"]
+        seen = list(mine[0].options) if mine else [kept[seat]] * 2  # a lone pair is one tile
+        for tile in [*seen, *(k for s, k in kept.items() if s != seat)]:
+            if tile in unseen:
+                unseen.remove(tile)
+        rng.shuffle(unseen)
+        lisi_seat = self.state.lisi.seat if self.state.lisi is not None else -1
+        deal = {s: [kept[s] if s in kept else unseen.pop()]
+                for s in self.state.turn_order if s != lisi_seat}
+        answers = [a for a, d in zip(self._answers, self._asked, strict=True)
+                   if d.kind != "start_tile"]
+        return deal, answers
 
     # --- saving ----------------------------------------------------------------------------
 
     def checkpoint(self) -> Checkpoint:
         """This game, saved where it stands (see ``Checkpoint``)."""
+        self._settle()
         snap = self._snap
         if self._pending is None and self._asking is None:
             snap = None  # between segments: the state itself is the start of the next
