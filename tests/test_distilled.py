@@ -30,7 +30,7 @@ from zsim.learn.policy import (
     refine_phases,
     save_scorer,
 )
-from zsim.strategies.distilled import scorer_path
+from zsim.strategies.distilled import STRONGEST_SCORER, scorer_path
 from zsim.strategies.heuristic import HeuristicStrategy
 from zsim.strategies.registry import UnknownStrategy, resolve
 
@@ -381,22 +381,54 @@ def test_one_bot_plays_each_count_with_its_own_scorer_whatever_it_played_before(
 
 def test_the_later_rounds_are_shipped_by_name_and_play_as_their_files(box):
     # `scorer='round3'` is the file configs/models/distilled-2p-round3.yaml (docs/learning.md,
-    # "Expert iteration"): the same games as the file named by its path, other games than the
-    # default scorer's
+    # "Expert iteration"): the same games as the file named by its path; `round1` is the first
+    # round's file, which plays other games
     greedy = resolve("greedy")
+    games = {}
     for name in ("round2", "round3"):
         path = scorer_path(2, name)
         scorer = load_scorer(path)
         assert scorer.n_players == 2 and scorer.fitted["round"] == int(name[-1])
-        by_name = play_game(box, [resolve(f"distilled(scorer='{name}')"), greedy], 11)
+        by_name = games[name] = play_game(box, [resolve(f"distilled(scorer='{name}')"), greedy],
+                                          11)
         by_path = play_game(box, [resolve(f"distilled(scorer='{path}')"), greedy], 11)
         assert by_name.decisions == by_path.decisions and by_name.scores == by_path.scores
-    default = play_game(box, [resolve("distilled"), greedy], 11)
-    assert default.scores != by_name.scores or default.decisions != by_name.decisions
+    first = play_game(box, [resolve("distilled(scorer='round1')"), greedy], 11)
+    assert scorer_path(2, "round1").name == "distilled-2p.yaml"
+    assert first.decisions != games["round3"].decisions
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_the_plain_bot_plays_the_strongest_scorer_shipped_for_the_count(box, n):
+    # STRONGEST_SCORER names it per count (round 1 where no later round is shipped): a plain
+    # `distilled` plays the games of that scorer named
+    name = STRONGEST_SCORER.get(n, "round1")
+    assert scorer_path(n) == scorer_path(n, name) and scorer_path(n).is_file()
+    others = [resolve("greedy") for _ in range(n - 1)]
+    plain = play_game(box, [resolve("distilled"), *others], 5)
+    named = play_game(box, [resolve(f"distilled(scorer='{name}')"), *others], 5)
+    assert plain.decisions == named.decisions and plain.scores == named.scores
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("value", "value: no value model is shipped for 3 players"),
+    ("distilled(scorer='round3')", "no scorer 'round3' is shipped for 3 players"),
+    ("mcts(judge='heuristic', leaf='model', horizon=1)", "no value model is shipped for 3"),
+])
+def test_a_bot_without_a_model_for_the_runs_count_is_refused_before_any_game(tmp_path, spec,
+                                                                             message):
+    out = tmp_path / "run"
+    args = ["run", "-s", spec, "-s", "greedy", "-n", "3", "--games", "3", "--out", str(out)]
+    result = CliRunner().invoke(main_cli, args)
+    assert result.exit_code != 0 and "Traceback" not in result.output
+    assert message in result.output
+    assert len([line for line in result.output.splitlines() if "Error" in line]) == 1
+    assert not list(out.rglob("*.parquet"))
 
 
 def test_a_scorer_name_not_shipped_is_refused_in_one_line_naming_the_shipped_ones(box):
-    with pytest.raises(UnknownStrategy, match=r"scorer 'round9': .*shipped: round2, round3"):
+    with pytest.raises(UnknownStrategy, match=r"scorer 'round9': .*shipped: round1, round2, "
+                                              r"round3"):
         resolve("distilled(scorer='round9')")
     seats = ["-s", "distilled(scorer='round3')", "-s", "greedy", "-s", "greedy"]
     result = CliRunner().invoke(main_cli, ["play", "-n", "3", *seats, "--json"])
