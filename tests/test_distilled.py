@@ -30,7 +30,7 @@ from zsim.learn.policy import (
     refine_phases,
     save_scorer,
 )
-from zsim.strategies.distilled import STRONGEST_SCORER, scorer_path
+from zsim.strategies.distilled import STRONGEST_SCORER, DistilledStrategy, scorer_path
 from zsim.strategies.heuristic import HeuristicStrategy
 from zsim.strategies.registry import UnknownStrategy, resolve
 
@@ -434,3 +434,34 @@ def test_a_scorer_name_not_shipped_is_refused_in_one_line_naming_the_shipped_one
     result = CliRunner().invoke(main_cli, ["play", "-n", "3", *seats, "--json"])
     assert result.exit_code != 0 and "Traceback" not in result.output
     assert "no scorer 'round3' is shipped for 3 players" in result.output
+
+
+def test_a_bots_weights_shift_the_learned_ones_never_below_zero():
+    # a style on top of the scorer: the learned weight plus the bot's weight less greedy's 1
+    bot = DistilledStrategy(elixir=2.0, unrest=0.5)
+    params = bot.phase_params({**GREEDY, "elixir": 0.0, "unrest": 0.25, "walls": 0.7})
+    assert params["elixir"] == 1.0 and params["unrest"] == 0.0 and params["walls"] == 0.7
+    assert params["patience"] == bot.params["patience"]
+    assert DistilledStrategy().phase_params({**GREEDY, "walls": 0.7})["walls"] == 0.7
+
+
+def test_a_bot_file_plays_on_the_scorer_when_it_says_so(box, tmp_path):
+    (tmp_path / "base.yaml").write_text("description: plain\nweights: {walls: 1.5}\n")
+    (tmp_path / "styled.yaml").write_text("description: styled\nextends: base\n"
+                                          "plays: distilled\n")
+    (tmp_path / "child.yaml").write_text("description: child\nextends: styled\n")
+    styled, plain = resolve(str(tmp_path / "styled.yaml")), resolve(str(tmp_path / "base.yaml"))
+    assert isinstance(styled, DistilledStrategy) and styled.params["walls"] == 1.5
+    assert type(plain) is HeuristicStrategy
+    assert type(resolve(str(tmp_path / "child.yaml"))) is HeuristicStrategy  # not inherited
+    greedy = resolve("greedy")
+    by_file = play_game(box, [styled, greedy], 9)
+    by_spec = play_game(box, [resolve("distilled(walls=1.5)"), greedy], 9)
+    assert by_file.decisions == by_spec.decisions and by_file.scores == by_spec.scores
+    assert isinstance(resolve("alchemist"), DistilledStrategy)
+
+
+def test_a_bot_file_playing_on_an_unknown_base_is_refused_in_one_line(tmp_path):
+    (tmp_path / "bad.yaml").write_text("description: bad\nplays: mcts\n")
+    with pytest.raises(UnknownStrategy, match=r"bad.yaml: plays: "):
+        resolve(str(tmp_path / "bad.yaml"))
