@@ -47,9 +47,11 @@ _CHECKED: dict[tuple[str, int, int], tuple[object, ScorerFile]] = {}
 
 
 # The shipped scorer a plain ``distilled`` plays, per player count: the strongest measured there
-# (docs/learning.md, "Expert iteration"); a count not named plays its first round.
-# ``round1`` names the first round's file, ``distilled-{N}p.yaml``, at every count.
-STRONGEST_SCORER: dict[int, str] = {2: "round3"}
+# (docs/learning.md, "Expert iteration" and "Shifted scorers"): round 3 at 2 players, the first
+# round with the Unification rewards' weight put back (``rewards``) at 3 and 4; a count not
+# named plays its first round. ``round1`` names the first round's file, ``distilled-{N}p.yaml``,
+# at every count.
+STRONGEST_SCORER: dict[int, str] = {2: "round3", 3: "rewards", 4: "rewards"}
 FIRST_ROUND = "round1"
 
 

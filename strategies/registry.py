@@ -378,9 +378,9 @@ def parameters(spec: str) -> dict[str, Any]:
 # rechecked with by default and what the ladder's docs measure against. One table, so that the
 # recheck, the docs and the benchmarks all follow a new shipped scorer at once.
 # A plain `distilled` plays the strongest shipped scorer of the game's count
-# (``zsim.strategies.distilled.STRONGEST_SCORER``: round 3 at 2 players, round 1 at 3 and 4), so
-# it is the entry at every count; the searches of the last turns are stronger but cost 2 to 3
-# times `greedy`'s CPU at 3 and 4 players (docs/strategies.md, "The ladder per player count").
+# (``zsim.strategies.distilled.STRONGEST_SCORER``: round 3 at 2 players, ``rewards`` at 3 and
+# 4), so it is the entry at every count; the searches of the last turns cost 2.5 to 3 times
+# `greedy`'s CPU (docs/strategies.md, "The ladder per player count").
 STRONGEST_CHEAP: dict[int, str] = {2: "distilled", 3: "distilled", 4: "distilled"}
 
 

@@ -427,8 +427,8 @@ def test_a_bot_without_a_model_for_the_runs_count_is_refused_before_any_game(tmp
 
 
 def test_a_scorer_name_not_shipped_is_refused_in_one_line_naming_the_shipped_ones(box):
-    with pytest.raises(UnknownStrategy, match=r"scorer 'round9': .*shipped: round1, round2, "
-                                              r"round3"):
+    with pytest.raises(UnknownStrategy, match=r"scorer 'round9': .*shipped: rewards, round1, "
+                                              r"round2, round3"):
         resolve("distilled(scorer='round9')")
     seats = ["-s", "distilled(scorer='round3')", "-s", "greedy", "-s", "greedy"]
     result = CliRunner().invoke(main_cli, ["play", "-n", "3", *seats, "--json"])
@@ -465,3 +465,30 @@ def test_a_bot_file_playing_on_an_unknown_base_is_refused_in_one_line(tmp_path):
     (tmp_path / "bad.yaml").write_text("description: bad\nplays: mcts\n")
     with pytest.raises(UnknownStrategy, match=r"bad.yaml: plays: "):
         resolve(str(tmp_path / "bad.yaml"))
+
+
+def test_a_shifted_scorer_moves_its_categories_in_every_phase(box, tmp_path):
+    from zsim.learn.shift import main as shift
+
+    base = scorer_file(box, tmp_path, other_phases())
+    out = tmp_path / "shifted.yaml"
+    shift([base, "--by", "walls=0.5", "--by", "vp=-3", "--name", "test", "--out", str(out)])
+    before, after = load_scorer(base), load_scorer(out)
+    for old, new in zip(before.phases, after.phases, strict=True):
+        assert new.weights["walls"] == old.weights["walls"] + 0.5 and new.weights["vp"] == 0.0
+        assert new.bonus == old.bonus and new.fires == old.fires
+    assert after.fitted["shift"] == {"walls": 0.5, "vp": -3.0} and after.fitted["name"] == "test"
+    # at a turn, the style a bot is given at play time (walls 1.5: shifted by 0.5)
+    style = DistilledStrategy(walls=1.5)
+    assert [style.phase_params(p.weights)["walls"] for p in before.phases] == \
+        [p.weights["walls"] for p in after.phases]
+
+
+@pytest.mark.parametrize("by, message", [("colour=1", "CATEGORY=AMOUNT"),
+                                         ("walls=many", "'many' is not a number")])
+def test_a_bad_shift_is_refused_in_one_line(box, tmp_path, capsys, by, message):
+    from zsim.learn.shift import main as shift
+
+    with pytest.raises(SystemExit):
+        shift([scorer_file(box, tmp_path), "--by", by, "--out", str(tmp_path / "no.yaml")])
+    assert message in capsys.readouterr().err and not (tmp_path / "no.yaml").exists()
