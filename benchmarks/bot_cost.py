@@ -1,10 +1,11 @@
-"""CPU seconds per two-player game of a bot against ``greedy``, as a ratio to a ``greedy``
-mirror on the same seeds, measured game by game in turns (so that a machine busy with other
-work slows both alike). The ladder of docs/strategies.md gives these ratios.
+"""CPU seconds per game of a bot in one seat against ``greedy`` in the others (two players
+unless ``--players``), as a ratio to a ``greedy`` mirror on the same seeds, measured game by
+game in turns (so that a machine busy with other work slows both alike).
+The ladder of docs/strategies.md gives these ratios.
 
     python benchmarks/bot_cost.py "value(width=3, kinds='turn')" --games 20
 
-Seats alternate with the seed. CPU time (``time.process_time``) of the whole game: both seats
+The bot's seat rotates with the seed. CPU time (``time.process_time``) of the whole game: both seats
 and the engine; and the bot's own questions answered per CPU second of its answers. Say which
 build was measured (``zsim --version``).
 
@@ -28,9 +29,13 @@ from zsim.game import play_game
 from zsim.strategies.registry import resolve
 
 
-def seated(player: Any, greedy: Any, seed: int) -> list[Any]:
-    """The seats of a game of ``player`` against ``greedy``: the seat alternates with the seed."""
-    return [player, greedy] if seed % 2 else [greedy, player]
+def seated(player: Any, others: list[Any], seed: int) -> list[Any]:
+    """The seats of a game of ``player`` against ``others`` (one ``greedy`` per other seat):
+    the bot's seat rotates with the seed (at two players, seat 0 on odd seeds)."""
+    n = len(others) + 1
+    seats = list(others)
+    seats.insert((seed + 1) % 2 if n == 2 else seed % n, player)
+    return seats
 
 
 def main() -> None:
@@ -38,11 +43,13 @@ def main() -> None:
     parser.add_argument("bot", help="the bot, named as for zsim run -s")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=5000)
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
     parser.add_argument("--against", default="", help="another bot to compare with, instead "
                                                        "of a greedy mirror")
     args = parser.parse_args()
     box = load_box(default_box_dir())
-    bot, greedy = resolve(args.bot), resolve("greedy")
+    bot, n = resolve(args.bot), args.players
+    greedy = [resolve("greedy") for _ in range(n - 1)]
     other = resolve(args.against) if args.against else None
     own = {"questions": 0, "seconds": 0.0}  # the bot's own questions and the CPU they took
     choose = bot.choose
@@ -56,14 +63,15 @@ def main() -> None:
             own["questions"] += 1
 
     bot.choose = timed
-    play_game(box, [bot, greedy], args.seed - 1)  # warm: the model and the tables loaded
+    play_game(box, seated(bot, greedy, args.seed - 1), args.seed - 1)  # warm: model, tables
     if other is not None:
-        play_game(box, [other, greedy], args.seed - 1)
+        play_game(box, seated(other, greedy, args.seed - 1), args.seed - 1)
     own.update(questions=0, seconds=0.0)
     spent = {"bot": 0.0, "base": 0.0}
     for seed in range(args.seed, args.seed + args.games):
-        for who, seats in (("base", seated(other, greedy, seed) if other else
-                            [greedy, resolve("greedy")]), ("bot", seated(bot, greedy, seed))):
+        for who, seats in (("base", seated(other if other else resolve("greedy"), greedy,
+                                           seed)),
+                           ("bot", seated(bot, greedy, seed))):
             clock = time.process_time()
             play_game(box, seats, seed)
             spent[who] += time.process_time() - clock
@@ -73,7 +81,7 @@ def main() -> None:
     ratio = f"{per['bot'] / per['base']:.{3 if other else 1}f}"
     print(f"{args.bot}: {per['bot']:.3f} s per game, {base}, ratio {ratio}; its own questions "
           f"{own['questions'] / max(own['seconds'], 1e-9):,.0f}/s "
-          f"({args.games} games from seed {args.seed})")
+          f"({args.games} {n}-player games from seed {args.seed})")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,9 @@ never place an Alchemist card. ``--early`` plays the same games with every bot c
 way only: while it has no Alchemist on its board it spends its turn on the Court action
 *Recruit*, an Alchemist, where any card allows it. ``--variant`` plays another reading of the
 rules (e.g. ``configs/variants/starting_tile_choice.yaml``). ``--strategy`` replaces the
-lineup (e.g. ``mcts``). One CSV row per player:
+lineup (e.g. ``mcts``). ``--keep``: every bot keeps ``start_recruit_alchemist`` whenever it is
+dealt (the seats that keep it then, compared game by game with the same seats of a plain run,
+say whether keeping it always beats the bots' own choice). One CSV row per player:
 
     python benchmarks/starting_tile.py --games 360 --out plain.csv
     python benchmarks/starting_tile.py --games 360 --early --out early.csv
@@ -30,6 +32,7 @@ from zsim.variants import parse
 
 RECRUIT = 0  # the Court action Recruit, in the order of ``zsim.rules.turn.PERFORM``
 ALCHEMIST = 0  # the Official, in the order of ``zsim.components.schema.OFFICIALS``
+KEPT = "start_recruit_alchemist"
 
 
 def has_alchemist(player: Any) -> bool:
@@ -70,8 +73,27 @@ class EarlyAlchemist:
         return self.inner.choose(view, decision)
 
 
-def play(games: int, early: bool, variants: list[str], strategies: list[str] | None
-         ) -> pd.DataFrame:
+class KeepAlchemistTile:
+    """A bot that keeps ``start_recruit_alchemist`` whenever it is dealt, and otherwise plays
+    as ``inner``: is keeping it always better than the bots' own choice?"""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.forks = getattr(inner, "forks", False)
+
+    def choose(self, view: Any, decision: Any) -> Any:
+        if decision.kind == "start_tile":
+            tiles = view.tables.box.starting_tiles
+            keep = [o for o in decision.options if tiles[o].id == KEPT]
+            if keep:
+                return keep[0]
+        return self.inner.choose(view, decision)
+
+
+
+def play(games: int, early: bool, variants: list[str], strategies: list[str] | None,
+         keep: bool = False) -> pd.DataFrame:
     experiment = load_experiment(DEFAULT_EXPERIMENT)
     if strategies:
         experiment = experiment.with_overrides("command line", strategies=strategies)
@@ -82,7 +104,9 @@ def play(games: int, early: bool, variants: list[str], strategies: list[str] | N
     for index in range(games):
         plan = schedule.plan(index)
         bots = [resolve(name) for name in plan.strategies]
-        game = Game(box, [EarlyAlchemist(b) if early else b for b in bots], plan.seed, options)
+        bots = [EarlyAlchemist(b) if early else b for b in bots]
+        bots = [KeepAlchemistTile(b) if keep else b for b in bots]
+        game = Game(box, bots, plan.seed, options)
         watch = FirstAlchemist()
         game.listen(watch, ("turn",))
         for row in game.play().player_rows():
@@ -100,11 +124,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=360)
     parser.add_argument("--early", action="store_true")
+    parser.add_argument("--keep", action="store_true",
+                        help=f"every bot keeps {KEPT} whenever it is dealt")
     parser.add_argument("--variant", action="append", default=[])
     parser.add_argument("--strategy", action="append", default=None)
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
-    table = play(args.games, args.early, args.variant, args.strategy)
+    table = play(args.games, args.early, args.variant, args.strategy, args.keep)
     table.to_csv(args.out, index=False)
     kept = table[table["start_tile"] == "start_recruit_alchemist"]
     others = table[table["start_tile"] != "start_recruit_alchemist"]

@@ -9,12 +9,15 @@ options the scorer was fitted on). The scorer was fitted so that the option it p
 one that plays out best (``zsim.learn.distill``): a one-step improvement on the heuristic,
 learned once, with no fork or playout in play. The questions that follow a turn are answered by
 the heuristic with the turn's estimator (so with the phase's weights); every other question by
-the heuristic it extends (``greedy``'s weights unless given others).
+the heuristic it extends (``greedy``'s weights unless given others). Weights given to the bot
+shift the phases' learned ones by their difference from 1 (``phase_params``): a style on top of
+the scorer, as the archetypes' files with ``plays: distilled`` are.
 
-``scorer``: the scorer file (by default the one shipped for the game's player count,
-``configs/models/distilled-{N}p.yaml``; a file fitted for another count is refused, one fitted
-on other rules plays with a warning), or the name of a shipped one (``round3``:
-``configs/models/distilled-2p-round3.yaml``, a later round of the same fit: docs/learning.md).
+``scorer``: the scorer file (by default the strongest shipped for the game's player count,
+``STRONGEST_SCORER``; a file fitted for another count is refused, one fitted on other rules
+plays with a warning), or the name of a shipped one (``round3``:
+``configs/models/distilled-2p-round3.yaml``, a later round of the same fit: docs/learning.md;
+``round1``: the first round, ``configs/models/distilled-{N}p.yaml``).
 Deterministic given the game seed (the heuristic's tie-breaks draw from the view's RNG); it
 reads nothing but its view.
 """
@@ -43,19 +46,32 @@ _WARNED: set[tuple[str, str]] = set()
 _CHECKED: dict[tuple[str, int, int], tuple[object, ScorerFile]] = {}
 
 
+# The shipped scorer a plain ``distilled`` plays, per player count: the strongest measured there
+# (docs/learning.md, "Expert iteration" and "Shifted scorers"): round 3 at 2 players, the first
+# round with the Unification rewards' weight put back (``rewards``) at 3 and 4; a count not
+# named plays its first round. ``round1`` names the first round's file, ``distilled-{N}p.yaml``,
+# at every count.
+STRONGEST_SCORER: dict[int, str] = {2: "round3", 3: "rewards", 4: "rewards"}
+FIRST_ROUND = "round1"
+
+
 def scorer_path(n_players: int, name: str = "") -> Path:
-    """The scorer shipped for the base game at ``n_players``; with ``name``, the shipped scorer
-    of that name (``round3``: ``distilled-2p-round3.yaml``)."""
+    """The scorer a plain ``distilled`` plays at ``n_players`` (``STRONGEST_SCORER``); with
+    ``name``, the shipped scorer of that name (``round3``: ``distilled-2p-round3.yaml``;
+    ``round1``: the first round, ``distilled-2p.yaml``)."""
     from zsim.learn.model import MODELS_DIR
 
-    return MODELS_DIR / f"distilled-{n_players}p{'-' + name if name else ''}.yaml"
+    name = name or STRONGEST_SCORER.get(n_players, FIRST_ROUND)
+    suffix = "" if name == FIRST_ROUND else f"-{name}"
+    return MODELS_DIR / f"distilled-{n_players}p{suffix}.yaml"
 
 
 def shipped_names() -> list[str]:
-    """The names of the shipped scorers besides the default ones, for any player count."""
+    """The names of the shipped scorers, for any player count (``round1`` always)."""
     from zsim.learn.model import MODELS_DIR
 
-    return sorted({path.stem.split("-", 2)[2] for path in MODELS_DIR.glob("distilled-*p-*.yaml")})
+    return sorted({FIRST_ROUND} | {path.stem.split("-", 2)[2]
+                                   for path in MODELS_DIR.glob("distilled-*p-*.yaml")})
 
 
 def is_name(spec: str) -> bool:
@@ -83,13 +99,12 @@ def scorer_for(spec: str, view: PlayerView) -> ScorerFile:
     return scorer
 
 
-def _checked_scorer(spec: str, view: PlayerView) -> ScorerFile:
-    """``scorer_for`` the first time: read (once per process), refused for another player
-    count, warned about once on other rules."""
-    from zsim.learn.model import ModelMismatch, rules_digest
+def read_scorer(spec: str, n: int) -> ScorerFile:
+    """The scorer ``spec`` stands for in an ``n``-player game, read once per process; refused
+    (``ScorerError``, one line) when none is shipped for ``n`` or the file is for another
+    count. A run calls it for each of its player counts before its first game."""
     from zsim.learn.policy import ScorerError, load_scorer
 
-    n = view.n_players
     path = scorer_file(spec, n)
     scorer = _SCORERS.get(path)
     if scorer is None:
@@ -102,6 +117,16 @@ def _checked_scorer(spec: str, view: PlayerView) -> ScorerFile:
     if scorer.n_players != n:
         raise ScorerError(f"scorer file {path}: fitted for {scorer.n_players} players, not "
                           f"the {n} of this game")
+    return scorer
+
+
+def _checked_scorer(spec: str, view: PlayerView) -> ScorerFile:
+    """``scorer_for`` the first time: read (once per process), refused for another player
+    count, warned about once on other rules."""
+    from zsim.learn.model import ModelMismatch, rules_digest
+
+    scorer = read_scorer(spec, view.n_players)
+    path = scorer_file(spec, view.n_players)
     digest = rules_digest(view.tables.box)
     if scorer.rules_digest != digest and (path, digest) not in _WARNED:
         _WARNED.add((path, digest))
@@ -115,7 +140,8 @@ class DistilledStrategy(HeuristicStrategy):
     name = "distilled"
     description = ("the heuristic with weights and move bonuses learned from playouts, by "
                    "phase of the game, at the heuristic's cost (parameters: scorer, a file or "
-                   "a shipped name such as 'round3', and heuristic weights)")
+                   "a shipped name such as 'round3', and heuristic weights, which shift the "
+                   "learned ones by their difference from 1)")
 
     def __init__(self, scorer: str = "", **weights: float) -> None:
         from zsim.learn.policy import ScorerError, load_scorer
@@ -131,6 +157,10 @@ class DistilledStrategy(HeuristicStrategy):
         super().__init__(**weights)
         self.scorer = str(scorer)
 
+    def check_players(self, n_players: int) -> None:
+        """Refuse a player count this bot has no scorer for, before a run plays any game."""
+        read_scorer(self.scorer, n_players)
+
     def __getstate__(self) -> dict[str, Any]:
         state = super().__getstate__()
         state.pop("_phased", None)  # rebuilt on arrival, like the weights
@@ -143,9 +173,18 @@ class DistilledStrategy(HeuristicStrategy):
         phased: dict[int, list[HeuristicStrategy]] = self.__dict__.setdefault("_phased", {})
         bots = phased.get(id(scorer))
         if bots is None:
-            bots = phased[id(scorer)] = [
-                HeuristicStrategy(**{**self.params, **phase.weights}) for phase in scorer.phases]
+            bots = phased[id(scorer)] = [HeuristicStrategy(**self.phase_params(phase.weights))
+                                         for phase in scorer.phases]
         return bots
+
+    def phase_params(self, learned: dict[str, float]) -> dict[str, float]:
+        """The heuristic parameters of a phase: its learned weights, each moved by this bot's
+        own weight of that category less 1 (``greedy``'s; so unchanged unless given: an
+        archetype's style, such as ``alchemist``'s Elixir at 2, on top of the scorer), never
+        below 0, and this bot's patience. Added rather than multiplied: the fit sets some
+        categories to 0 in some phases, where a factor would leave no style at all."""
+        return {**self.params,
+                **{k: max(0.0, v + self.params[k] - 1.0) for k, v in learned.items()}}
 
     def choose_turn(self, view: PlayerView, decision: Decision) -> Any:
         if nothing_to_weigh(decision):

@@ -12,12 +12,14 @@ A bot file::
     patience: 0.5            # optional: discount per action for goals not yet in reach
     weights:                 # optional: only the weights that differ
       palaces: 1.6
+    plays: distilled         # optional: the weights as shifts (less 1) of the learned
+                             # scorer's (``distilled``); heuristic (the default) plays them as is
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
@@ -66,6 +68,7 @@ class BotFile(BaseModel):
     extends: str | None = None
     patience: float | None = None
     weights: dict[str, float] = Field(default_factory=dict)
+    plays: Literal["heuristic", "distilled"] = "heuristic"
 
 
 class BotError(ValueError):
@@ -126,6 +129,14 @@ def _parent(path: Path, name: str, known: dict[str, tuple[str, dict[str, float]]
     if not parent.exists():
         raise BotError(f"{path}: extends: no bot {name!r} next to this file")
     return load_bot(parent, known, seen)[1]
+
+
+def bot_plays(path: Path) -> str:
+    """What a bot file's weights play on (``plays``): ``heuristic`` or ``distilled``. Read
+    after ``load_bot`` has checked the file; it is the file's own key, not inherited, so that
+    an archetype and the bot it extends may play on different bases."""
+    raw = safe_load(path.read_text())
+    return str(BotFile.model_validate(raw if raw is not None else {}).plays)
 
 
 def load_bots(directory: Path) -> dict[str, tuple[str, dict[str, float]]]:

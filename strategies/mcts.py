@@ -71,6 +71,7 @@ from zsim.strategies.search import (
     check_judge,
     check_model,
     check_policy,
+    check_search_players,
     check_types,
     judge_of,
     play_out,
@@ -149,6 +150,11 @@ class MctsStrategy(HeuristicStrategy):
         self.kinds = searched_kinds(kinds)
         self.leaf, self.model, self.judge, self.last = leaf, model, judge, int(last)
         self.jobs = int(jobs)
+
+    def check_players(self, n_players: int) -> None:
+        """Refuse a player count this search has no scorer or value model for, before a run
+        plays any game."""
+        check_search_players(self.judge, self.rollout, self.model, self.leaf, n_players)
 
     def search(self, view: PlayerView, decision: Decision) -> Any:
         """The searched answer to a question of ``kinds`` (the heuristic's own bookkeeping of

@@ -36,7 +36,14 @@ from zsim.rules.lisi import LiSiSeat
 from zsim.strategies.base import Strategy, UnknownKind
 from zsim.strategies.basic import BasicStrategy
 from zsim.strategies.distilled import DistilledStrategy
-from zsim.strategies.heuristic import PARAMETERS, BotError, HeuristicStrategy, load_bot, load_bots
+from zsim.strategies.heuristic import (
+    PARAMETERS,
+    BotError,
+    HeuristicStrategy,
+    bot_plays,
+    load_bot,
+    load_bots,
+)
 from zsim.strategies.human import HumanStrategy
 from zsim.strategies.lookahead import LookaheadStrategy
 from zsim.strategies.mcts import MctsStrategy
@@ -189,8 +196,11 @@ def _yaml_bot(path: Path, label: str) -> tuple[Factory, str, list[str]]:
     except BotError as error:
         raise UnknownStrategy(str(error)) from None
 
+    base: type[HeuristicStrategy] = DistilledStrategy if bot_plays(path) == "distilled" else \
+        HeuristicStrategy
+
     def make(**overrides: Any) -> Strategy:
-        bot = HeuristicStrategy(**{**params, **overrides})
+        bot = base(**{**params, **overrides})
         bot.description = description
         return bot
 
@@ -367,7 +377,11 @@ def parameters(spec: str) -> dict[str, Any]:
 # The strongest bot at about the heuristic's cost, per player count: what a report's findings are
 # rechecked with by default and what the ladder's docs measure against. One table, so that the
 # recheck, the docs and the benchmarks all follow a new shipped scorer at once.
-STRONGEST_CHEAP: dict[int, str] = {2: "distilled(scorer='round3')", 3: "distilled", 4: "distilled"}
+# A plain `distilled` plays the strongest shipped scorer of the game's count
+# (``zsim.strategies.distilled.STRONGEST_SCORER``: round 3 at 2 players, ``rewards`` at 3 and
+# 4), so it is the entry at every count; the searches of the last turns cost 2.5 to 3 times
+# `greedy`'s CPU (docs/strategies.md, "The ladder per player count").
+STRONGEST_CHEAP: dict[int, str] = {2: "distilled", 3: "distilled", 4: "distilled"}
 
 
 def strongest_cheap(n_players: int) -> str:

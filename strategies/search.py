@@ -22,6 +22,7 @@ import inspect
 import random
 from collections.abc import Callable
 from functools import cache, partial
+from pathlib import Path
 from typing import Any
 
 from zsim.decisions import Decision
@@ -107,6 +108,32 @@ def check_model(path: str) -> None:
         from zsim.learn.model import load
 
         load(path)
+
+
+def check_model_players(path: str, n_players: int) -> None:
+    """Refuse a value model (``path``, or the one shipped for the count when empty) that
+    does not exist for ``n_players`` or was trained for another count: ``ModelError``, one
+    line naming the file, before a run plays any game (every game would fail)."""
+    from zsim.learn.model import ModelError, default_path, load
+
+    file = Path(path) if path else default_path(n_players)
+    if not path and not file.is_file():
+        raise ModelError(f"no value model is shipped for {n_players} players ({file}); "
+                         f"train one with zsim train and pass it as model='FILE'")
+    trained = load(str(file)).meta.get("n_players")
+    if trained != n_players:
+        raise ModelError(f"model file {file}: trained for {trained} players, not the "
+                         f"{n_players} of this run")
+
+
+def check_search_players(judge: str, rollout: str, model: str, leaf: str,
+                         n_players: int) -> None:
+    """Refuse a player count a search has no scorer (``distilled`` judging or playing out) or
+    value model (``leaf='model'``) for, before a run plays any game."""
+    if "distilled" in (judge, rollout):
+        DistilledStrategy().check_players(n_players)
+    if leaf == "model":
+        check_model_players(model, n_players)
 
 
 def policy(name: str, weights: dict[str, float]) -> Strategy:

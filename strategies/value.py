@@ -41,7 +41,13 @@ from zsim.rules import scoring
 from zsim.strategies.base import Strategy
 from zsim.strategies.heuristic import HeuristicStrategy
 from zsim.strategies.mcts import searched_kinds
-from zsim.strategies.search import check_model, check_types, margin, preferred
+from zsim.strategies.search import (
+    check_model,
+    check_model_players,
+    check_types,
+    margin,
+    preferred,
+)
 from zsim.view import PlayerView
 
 TARGETS = ("margin", "win")
@@ -68,6 +74,11 @@ class ValueStrategy(HeuristicStrategy):
         super().__init__(**weights)
         self.model, self.samples, self.width = str(model), int(samples), int(width)
         self.target, self.kinds, self.valued = target, kinds, valued
+
+    def check_players(self, n_players: int) -> None:
+        """Refuse a player count this bot has no value model for, before a run plays any game
+        (``ModelError``, one line naming the file)."""
+        check_model_players(self.model, n_players)
 
     def choose(self, view: PlayerView, decision: Decision) -> Any:
         if self.valued is not None and decision.kind not in self.valued:

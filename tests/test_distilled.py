@@ -30,7 +30,7 @@ from zsim.learn.policy import (
     refine_phases,
     save_scorer,
 )
-from zsim.strategies.distilled import scorer_path
+from zsim.strategies.distilled import STRONGEST_SCORER, DistilledStrategy, scorer_path
 from zsim.strategies.heuristic import HeuristicStrategy
 from zsim.strategies.registry import UnknownStrategy, resolve
 
@@ -381,24 +381,114 @@ def test_one_bot_plays_each_count_with_its_own_scorer_whatever_it_played_before(
 
 def test_the_later_rounds_are_shipped_by_name_and_play_as_their_files(box):
     # `scorer='round3'` is the file configs/models/distilled-2p-round3.yaml (docs/learning.md,
-    # "Expert iteration"): the same games as the file named by its path, other games than the
-    # default scorer's
+    # "Expert iteration"): the same games as the file named by its path; `round1` is the first
+    # round's file, which plays other games
     greedy = resolve("greedy")
+    games = {}
     for name in ("round2", "round3"):
         path = scorer_path(2, name)
         scorer = load_scorer(path)
         assert scorer.n_players == 2 and scorer.fitted["round"] == int(name[-1])
-        by_name = play_game(box, [resolve(f"distilled(scorer='{name}')"), greedy], 11)
+        by_name = games[name] = play_game(box, [resolve(f"distilled(scorer='{name}')"), greedy],
+                                          11)
         by_path = play_game(box, [resolve(f"distilled(scorer='{path}')"), greedy], 11)
         assert by_name.decisions == by_path.decisions and by_name.scores == by_path.scores
-    default = play_game(box, [resolve("distilled"), greedy], 11)
-    assert default.scores != by_name.scores or default.decisions != by_name.decisions
+    first = play_game(box, [resolve("distilled(scorer='round1')"), greedy], 11)
+    assert scorer_path(2, "round1").name == "distilled-2p.yaml"
+    assert first.decisions != games["round3"].decisions
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_the_plain_bot_plays_the_strongest_scorer_shipped_for_the_count(box, n):
+    # STRONGEST_SCORER names it per count (round 1 where no later round is shipped): a plain
+    # `distilled` plays the games of that scorer named
+    name = STRONGEST_SCORER.get(n, "round1")
+    assert scorer_path(n) == scorer_path(n, name) and scorer_path(n).is_file()
+    others = [resolve("greedy") for _ in range(n - 1)]
+    plain = play_game(box, [resolve("distilled"), *others], 5)
+    named = play_game(box, [resolve(f"distilled(scorer='{name}')"), *others], 5)
+    assert plain.decisions == named.decisions and plain.scores == named.scores
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("value", "value: no value model is shipped for 3 players"),
+    ("distilled(scorer='round3')", "no scorer 'round3' is shipped for 3 players"),
+    ("mcts(judge='heuristic', leaf='model', horizon=1)", "no value model is shipped for 3"),
+])
+def test_a_bot_without_a_model_for_the_runs_count_is_refused_before_any_game(tmp_path, spec,
+                                                                             message):
+    out = tmp_path / "run"
+    args = ["run", "-s", spec, "-s", "greedy", "-n", "3", "--games", "3", "--out", str(out)]
+    result = CliRunner().invoke(main_cli, args)
+    assert result.exit_code != 0 and "Traceback" not in result.output
+    assert message in result.output
+    assert len([line for line in result.output.splitlines() if "Error" in line]) == 1
+    assert not list(out.rglob("*.parquet"))
 
 
 def test_a_scorer_name_not_shipped_is_refused_in_one_line_naming_the_shipped_ones(box):
-    with pytest.raises(UnknownStrategy, match=r"scorer 'round9': .*shipped: round2, round3"):
+    with pytest.raises(UnknownStrategy, match=r"scorer 'round9': .*shipped: rewards, round1, "
+                                              r"round2, round3"):
         resolve("distilled(scorer='round9')")
     seats = ["-s", "distilled(scorer='round3')", "-s", "greedy", "-s", "greedy"]
     result = CliRunner().invoke(main_cli, ["play", "-n", "3", *seats, "--json"])
     assert result.exit_code != 0 and "Traceback" not in result.output
     assert "no scorer 'round3' is shipped for 3 players" in result.output
+
+
+def test_a_bots_weights_shift_the_learned_ones_never_below_zero():
+    # a style on top of the scorer: the learned weight plus the bot's weight less greedy's 1
+    bot = DistilledStrategy(elixir=2.0, unrest=0.5)
+    params = bot.phase_params({**GREEDY, "elixir": 0.0, "unrest": 0.25, "walls": 0.7})
+    assert params["elixir"] == 1.0 and params["unrest"] == 0.0 and params["walls"] == 0.7
+    assert params["patience"] == bot.params["patience"]
+    assert DistilledStrategy().phase_params({**GREEDY, "walls": 0.7})["walls"] == 0.7
+
+
+def test_a_bot_file_plays_on_the_scorer_when_it_says_so(box, tmp_path):
+    (tmp_path / "base.yaml").write_text("description: plain\nweights: {walls: 1.5}\n")
+    (tmp_path / "styled.yaml").write_text("description: styled\nextends: base\n"
+                                          "plays: distilled\n")
+    (tmp_path / "child.yaml").write_text("description: child\nextends: styled\n")
+    styled, plain = resolve(str(tmp_path / "styled.yaml")), resolve(str(tmp_path / "base.yaml"))
+    assert isinstance(styled, DistilledStrategy) and styled.params["walls"] == 1.5
+    assert type(plain) is HeuristicStrategy
+    assert type(resolve(str(tmp_path / "child.yaml"))) is HeuristicStrategy  # not inherited
+    greedy = resolve("greedy")
+    by_file = play_game(box, [styled, greedy], 9)
+    by_spec = play_game(box, [resolve("distilled(walls=1.5)"), greedy], 9)
+    assert by_file.decisions == by_spec.decisions and by_file.scores == by_spec.scores
+    assert isinstance(resolve("alchemist"), DistilledStrategy)
+
+
+def test_a_bot_file_playing_on_an_unknown_base_is_refused_in_one_line(tmp_path):
+    (tmp_path / "bad.yaml").write_text("description: bad\nplays: mcts\n")
+    with pytest.raises(UnknownStrategy, match=r"bad.yaml: plays: "):
+        resolve(str(tmp_path / "bad.yaml"))
+
+
+def test_a_shifted_scorer_moves_its_categories_in_every_phase(box, tmp_path):
+    from zsim.learn.shift import main as shift
+
+    base = scorer_file(box, tmp_path, other_phases())
+    out = tmp_path / "shifted.yaml"
+    shift([base, "--by", "walls=0.5", "--by", "vp=-3", "--name", "test", "--out", str(out)])
+    before, after = load_scorer(base), load_scorer(out)
+    for old, new in zip(before.phases, after.phases, strict=True):
+        assert new.weights["walls"] == old.weights["walls"] + 0.5 and new.weights["vp"] == 0.0
+        assert new.bonus == old.bonus and new.fires == old.fires
+    assert after.fitted["shift"] == {"walls": 0.5, "vp": -3.0} and after.fitted["name"] == "test"
+    # at a turn, the style a bot is given at play time (walls 1.5: shifted by 0.5)
+    style = DistilledStrategy(walls=1.5)
+    assert [style.phase_params(p.weights)["walls"] for p in before.phases] == \
+        [p.weights["walls"] for p in after.phases]
+
+
+@pytest.mark.parametrize("by, message", [("colour=1", "CATEGORY=AMOUNT"),
+                                         ("walls=many", "'many' is not a number")])
+def test_a_bad_shift_is_refused_in_one_line(box, tmp_path, capsys, by, message):
+    from zsim.learn.shift import main as shift
+
+    with pytest.raises(SystemExit):
+        shift([scorer_file(box, tmp_path), "--by", by, "--out", str(tmp_path / "no.yaml")])
+    assert message in capsys.readouterr().err and not (tmp_path / "no.yaml").exists()

@@ -115,10 +115,13 @@ def test_the_games_are_the_ones_copies_give(box):
     class Copied(HeuristicStrategy):  # a subclass: shown copies
         name = "greedy"
 
+    class CopiedStyle(DistilledStrategy):  # the archetypes play on the scorer
+        name = "distilled"
+
     for seed in range(3):
         live = play_game(box, [resolve("greedy"), resolve("builder"), resolve("courtier")], seed)
-        copied = play_game(box, [Copied(), Copied(**resolve("builder").params),
-                                 Copied(**resolve("courtier").params)], seed)
+        copied = play_game(box, [Copied(), CopiedStyle(**resolve("builder").params),
+                                 CopiedStyle(**resolve("courtier").params)], seed)
         assert scores(live) == scores(copied)
         assert live.decisions == copied.decisions
 

@@ -16,6 +16,8 @@ from zsim.game import Game, play_game
 from zsim.lineup import seat_game
 from zsim.runner import Experiment
 from zsim.runner.batch import start_run
+from zsim.strategies.heuristic import HeuristicStrategy
+from zsim.strategies.registry import resolve
 from zsim.viewer.page import render
 from zsim.viewer.record import record_game
 
@@ -105,7 +107,10 @@ def test_heuristic_bots_give_their_value_of_each_option_and_choose_the_best(reco
         elif step["values"] is not None:
             valued += 1
             values = [v for v in step["values"] if v is not None]
-            assert step["values"][step["chosen"]] == max(values)
+            # the archetypes play on the scorer, which chooses among the heuristic's few
+            # favourites only (docs/strategies.md): the plain heuristic picks the best of all
+            if type(resolve(strategy)) is HeuristicStrategy:
+                assert step["values"][step["chosen"]] == max(values)
     assert valued > 20
 
 

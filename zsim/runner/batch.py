@@ -445,6 +445,13 @@ def _context(experiment: Experiment, source: str, instances_given: Mapping[str, 
                                else resolve(name))
         except UnknownStrategy as error:
             raise ExperimentError(f"{where('strategies')}: key 'strategies': {error}") from None
+        check = getattr(instances[name], "check_players", None)
+        for n in experiment.players if check is not None else ():
+            try:  # a bot with no model or scorer for a count would fail every game of it
+                check(n)
+            except ValueError as error:
+                raise ExperimentError(f"{where('strategies')}: key 'strategies': {name}: "
+                                      f"{error}") from None
     if backends.pickles_lineup(experiment.backend):
         for name, instance in instances.items():
             if (error := backends.pickling_error(instance)) is not None:
