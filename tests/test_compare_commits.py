@@ -1,8 +1,10 @@
-"""benchmarks/compare_commits.py reads every figure of ``zsim bench``'s table."""
+"""benchmarks/compare_commits.py reads every figure of ``zsim bench``'s table, and builds old
+commits in clones of their own."""
 
 from __future__ import annotations
 
 import importlib.util
+import subprocess
 import sys
 from pathlib import Path
 
@@ -68,12 +70,44 @@ engine: compiled (mypyc).""".replace("\\\n", "")
 
 
 def test_ratios_are_new_over_old_and_percentages_differ_in_points(compare):
-    old = compare.Side("old", Path("zsim"), Path("."), "engine: pure",
+    old = compare.Side("old", ["zsim"], Path("."), None, "engine: pure",
                        [{("x", "engine, 1 core"): {"games/CPU-s": 100.0, "overhead wall": 0.2}}])
-    new = compare.Side("new", Path("zsim"), Path("."), "engine: compiled",
+    new = compare.Side("new", ["zsim"], Path("."), None, "engine: compiled",
                        [{("x", "engine, 1 core"): {"games/CPU-s": 250.0, "overhead wall": 0.1}}])
     text = compare.report(old, new, ["--games", "4"])
     assert "zsim bench --games 4" in text
     lines = {line.split()[-2] if "pt" in line else line.split()[-1]
              for line in text.splitlines() if line.startswith("x ")}
     assert lines == {"2.50", "-10.0"}
+
+
+def test_an_old_commit_is_checked_out_in_a_clone_and_the_checkout_gains_no_worktree(compare,
+                                                                                   tmp_path):
+    repo = compare.REPO
+    if not (repo / ".git").exists():
+        pytest.skip("not run from a git checkout")
+
+    def git(*args: str, cwd: Path = repo) -> str:
+        return subprocess.run(["git", "-C", str(cwd), *args], capture_output=True, text=True,
+                              check=True).stdout
+
+    before = git("worktree", "list", "--porcelain")
+    sha = git("rev-parse", "HEAD~1").strip()
+    src = tmp_path / "src"
+    compare.checkout(sha, src)
+    assert git("rev-parse", "HEAD", cwd=src).strip() == sha
+    assert (src / "zsim" / "__init__.py").is_file()
+    compare.checkout(sha, src)  # made once, reused
+    assert git("worktree", "list", "--porcelain") == before
+
+
+def test_an_existing_venv_runs_the_commit_from_its_clone(compare, tmp_path, monkeypatch):
+    sha = "0" * 40
+    home = tmp_path / sha[:12]
+    (home / "src").mkdir(parents=True)
+    (home / "built").write_text(sha + "\n")  # built before: nothing is run again
+    monkeypatch.setattr(compare, "resolve", lambda commit: sha)
+    side = compare.install("old", tmp_path, Path("/some/venv"))
+    assert side.zsim == ["/some/venv/bin/python", "-m", "zsim"]
+    assert side.env is not None
+    assert side.env["PYTHONPATH"].split(":")[0] == str(home / "src")

@@ -74,7 +74,8 @@ class PieceEstimates(ElixirEstimates):
         governor_spot = spots.get("governor") or NONE
         palace_spot = spots.get("palace") or NONE
         workforce_spot = spots.get("workforce") or NONE
-        later = disc[self.spot_gap:]  # discounts for a spot, one turn later without a soldier
+        # a spot's discount, one turn later without a soldier: ``disc[gap + d]`` (no slice)
+        gap = self.spot_gap
         spare = OFFICIAL_SPARE * self.frac
         table = [[spare] * 5 for _ in range(3)]
         seat, board, limit = self.seat, self.board, self.limit
@@ -92,16 +93,16 @@ class PieceEstimates(ElixirEstimates):
             shared = spare + gov_goal[r] * (disc[m] - disc[m + 1])
             hit = council_spot.get(r)
             if hit:
-                shared += hit[0] * (later[m - 1] - later[m])
+                shared += hit[0] * (disc[gap + m - 1] - disc[gap + m])
             if not board.governor_count[r][seat]:
                 hit = governor_spot.get(r)
                 if hit:
-                    shared += hit[0] * (later[m] - later[m + 1])
+                    shared += hit[0] * (disc[gap + m] - disc[gap + m + 1])
             before = pal_dist[r]
             step = palace_goal[r] * (disc[before - 1] - disc[before]) if before < FAR else 0.0
             hit = None if board.palace_count[r][seat] else palace_spot.get(r)
             if hit and before < FAR:
-                step += hit[0] * (later[before - 1] - later[before])
+                step += hit[0] * (disc[gap + before - 1] - disc[gap + before])
             short = workers[r] < f.palace_workers_here and unrest[r] <= hire_cap
             if not offs[ALCHEMIST_OFFICIAL]:
                 v = shared + type_rates[ALCHEMIST_OFFICIAL]
@@ -120,7 +121,7 @@ class PieceEstimates(ElixirEstimates):
                     need = -(-(workforce - workers[r]) // f.hire_workers)
                     hit = workforce_spot.get(r)
                     if hit:
-                        v += hit[0] * (later[need] - later[need + 1])
+                        v += hit[0] * (disc[gap + need] - disc[gap + need + 1])
                 table[GENERAL][r] = v
         return table
 

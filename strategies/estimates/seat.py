@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from zsim.rules import queries
 from zsim.rules.valuer import Valuer
 from zsim.strategies.estimates.facts import Facts, Statics, discounts, facts
 from zsim.strategies.estimates.weights import (
@@ -45,8 +44,8 @@ class Seat(Valuer):
     """One seat's standing, read from its view for one decision (and kept, after a
     ``refresh``, for the rest of that turn)."""
 
-    __slots__ = ("_activations", "_types", "cap", "disc", "f", "frac", "memo", "n", "n_hire_ok",
-                 "round_left", "st", "total_workers", "turns", "view", "w")
+    __slots__ = ("_activations", "_types", "cap", "disc", "f", "frac", "hire_cap", "memo", "n",
+                 "n_hire_ok", "round_left", "st", "total_workers", "turns", "view", "w")
 
     # and those of ``Valuer``: p, board, seat, tables, rules, limit, missing, pal_dist, hire_ok,
     # worker_regions
@@ -60,6 +59,7 @@ class Seat(Valuer):
     round_left: float
     disc: list[float]
     cap: int
+    hire_cap: int  # the highest Unrest a region may have for a hire there
     memo: dict
     n_hire_ok: int
     total_workers: int
@@ -81,6 +81,7 @@ class Seat(Valuer):
         self.round_left = len(view.hand) / per_round  # share of this round still to play
         self.disc = discounts(w.patience, turns)
         self.cap = f.unrest_cap
+        self.hire_cap = f.unrest_cap - f.hire_unrest
         self.limit = f.region_card_limit
         self.memo = view.memo
         self.start()
@@ -96,19 +97,24 @@ class Seat(Valuer):
         or for the built-in heuristic the table itself), so this decision's is read."""
         self.p = p = self.view.me
         self.board = self.view.board
-        self.missing = [(not o[0]) + (not o[1]) + (not o[2]) for o in p.officials]
-        hire = queries.hire_regions(self.rules, p)
+        officials, unrest = p.officials, p.unrest
+        self.missing = [(not o[0]) + (not o[1]) + (not o[2]) for o in officials]
+        # ``queries.hire_regions``, read from the box's numbers copied into ``Facts`` (the
+        # rules' pydantic model is slow to read compiled) and without its list
         hire_ok = self.hire_ok = [False, False, False, False, False]
-        for r in hire:
-            hire_ok[r] = True
-        self.n_hire_ok = len(hire)
+        hire_cap, n_hire = self.hire_cap, 0
+        for r in REGIONS:
+            if officials[r][GENERAL] and unrest[r] <= hire_cap:
+                hire_ok[r] = True
+                n_hire += 1
+        self.n_hire_ok = n_hire
         total = 0
         for k in p.workers:
             total += k
         self.total_workers = total
         self.worker_regions = 5 - p.workers.count(0)
         if p.palaces:
-            workers, officials = p.workers, p.officials
+            workers = p.workers
             self.pal_dist = [self.palace_steps(r, officials[r][ARCHITECT] > 0,
                                                officials[r][GENERAL] > 0, workers[r],
                                                total - workers[r]) for r in REGIONS]

@@ -21,7 +21,10 @@ measurement still starts its worker processes, as every ``zsim run`` does.
 The overhead over the bare engine compares two runs, and on a busy machine two runs of the
 same games differ by several percent, as much as the overhead itself. So the one-job runner's
 overhead is also given in run: its wall time over the time its games spent inside
-``play_game``, both taken in the same run, where the machine's speed cancels out. Likewise
+``play_game``, both taken in the same run, where the machine's speed cancels out. With
+``--repeat``, the CPU overhead is the median over the rounds of each round's runner CPU over
+the bare engine's CPU just before it (not the ratio of the fastest runs, which may come from
+different rounds), and the rounds' values are listed under the table. Likewise
 the parallel efficiency in run: the N-job run's time inside ``play_game`` over N times its wall
 time, the share of the workers' time spent playing. What it leaves out is what the runner cannot
 change: each game running slower while every core is busy (on a shared or virtual machine, a
@@ -47,12 +50,13 @@ import json
 import multiprocessing
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
@@ -127,6 +131,9 @@ class Row:
     versus: Timing | None = None  # what the efficiency or overhead is measured against
     jobs: int = 1
     ceiling: Timing | None = None  # the bare engine in as many processes at once
+    # (this measurement's CPU seconds, ``versus``'s) in each round: the CPU overhead is the
+    # median of the rounds' ratios, each taken back to back (``_cpu_overhead``)
+    rounds: list[tuple[float, float]] = field(default_factory=list)
 
 
 @click.command("bench")
@@ -189,11 +196,13 @@ def command(games: int, jobs: int, chunk_size: int, repeat: int, strategies: tup
             measures.append(partial(_runner, label, experiment.with_overrides(jobs=jobs)))
             if FORKS:
                 measures.append(partial(_engines, label, experiment, jobs))
-        engine, single, *parallel = _fastest(repeat, measures)
+        rounds = [[_measured(measure) for measure in measures] for _ in range(repeat)]
+        engine, single, *parallel = _fastest_of(rounds)
+        paired = [(one[1].cpu_seconds, one[0].cpu_seconds) for one in rounds]
         run = parallel[0] if parallel else None
         cores = parallel[1] if len(parallel) > 1 else None
         rows += [Row(engine), *([Row(cores, versus=engine, jobs=jobs)] if cores else []),
-                 Row(single, versus=engine),
+                 Row(single, versus=engine, rounds=paired),
                  *([Row(run, versus=single, jobs=jobs, ceiling=cores)] if run else [])]
     click.echo(_table(rows))
     click.echo(f"engine: {ENGINE}.")
@@ -215,7 +224,11 @@ def _fastest(repeat: int, measures: list[Callable[[], M]]) -> list[M]:
     runs down. The measurements take turns, so that the machine getting busier or quieter
     meanwhile moves all of them alike, not only the ones that happened to run last, which
     would bias the ratios between them."""
-    rounds = [[_measured(measure) for measure in measures] for _ in range(repeat)]
+    return _fastest_of([[_measured(measure) for measure in measures] for _ in range(repeat)])
+
+
+def _fastest_of(rounds: list[list[M]]) -> list[M]:
+    """Per measurement, its fastest round (``_fastest``), with the largest peak RSS of all."""
     best = []
     for timings in zip(*rounds, strict=True):
         fastest = min(timings, key=lambda t: t.seconds)
@@ -412,6 +425,17 @@ STOLEN = ("stolen: of the machine's busy time during the measurement, the share 
           "CPU figures do not; '-' where the system does not say.")
 
 
+def _cpu_overhead(row: Row) -> float:
+    """The runner's CPU over the bare engine's: with several rounds, the median of each
+    round's ratio. Two runs of the same games differ by several percent on a busy machine,
+    as much as the overhead, and the rounds' fastest runs (the other figures) may come from
+    different rounds: a ratio taken back to back within a round moves less."""
+    if len(row.rounds) > 1:
+        return statistics.median(runner / engine for runner, engine in row.rounds)
+    assert row.versus is not None
+    return row.timing.cpu_seconds / row.versus.cpu_seconds
+
+
 def _share(value: float | None) -> str:
     return "-" if value is None else f"{value:.1%}"
 
@@ -423,6 +447,7 @@ def _table(rows: list[Row]) -> str:
               f"{'peak RSS':>10}{'stolen':>8}")
     lines = [header, "-" * len(header)]
     ceilings: list[str] = []
+    round_notes: list[str] = []
     for row in rows:
         t, base = row.timing, row.versus
         efficiency = overhead = ""
@@ -435,16 +460,21 @@ def _table(rows: list[Row]) -> str:
                 ceilings.append(f"{t.lineup}: {t.rate / row.ceiling.rate:.1%}")
         elif base is not None:
             overhead = (f"{t.seconds / base.seconds - 1:.1%} / "
-                        f"{t.cpu_seconds / base.cpu_seconds - 1:.1%} / "
+                        f"{_cpu_overhead(row) - 1:.1%} / "
                         f"{t.seconds / t.engine_seconds - 1:.1%}")
+            if len(row.rounds) > 1:
+                spread = ", ".join(f"{runner / engine - 1:.1%}" for runner, engine in row.rounds)
+                round_notes.append(f"{t.lineup}: CPU overhead by round {spread}")
         lines.append(
             f"{t.lineup:<10}{t.mode:<16}{t.games:>6}{t.seconds:>8.2f}{t.rate:>9.1f}"
             f"{t.decisions / t.seconds:>12.0f}{t.cpu_seconds:>8.2f}"
             f"{t.games / t.cpu_seconds:>12.1f}{efficiency:>28}{overhead:>27}"
             f"{t.peak_rss_bytes / MIB:>6.0f} MiB{_share(t.stolen):>8}")
     lines += [
-        "overhead: runner over bare engine, minus 1 (wall; CPU); in run: the run's wall time "
-        "over its time inside play_game, minus 1.",
+        "overhead: runner over bare engine, minus 1 (wall; CPU: with --repeat, the median of "
+        "the rounds' ratios, each round's runner against the bare engine just before it); in "
+        "run: the run's wall time over its time inside play_game, minus 1.",
+        *round_notes,
         "efficiency: games/s with N jobs over N x games/s with 1 job (wall); CPU of 1 job over "
         "CPU of N jobs (CPU); in run: the N-job run's time inside play_game over N x its wall "
         "time.",
