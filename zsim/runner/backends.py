@@ -35,7 +35,6 @@ if TYPE_CHECKING:
 
 Chunk = tuple[int, int, int]  # index, first game, end
 LOCAL = "local"
-BACKENDS = (LOCAL, "dask")
 
 
 class BackendError(RuntimeError):
