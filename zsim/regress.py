@@ -34,6 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from zsim.compare import per_game
 from zsim.components import default_box_dir
+from zsim.errors import UserError
 from zsim.paired import Shift, distribution_shift, mean_shift, quantile_shifts
 from zsim.runner.chunkfile import temporary
 from zsim.runner.experiment import IDENTITY_FIELDS, Experiment, ExperimentError, parse_experiment
@@ -85,7 +86,7 @@ _HEADER = """\
 """
 
 
-class BaselineError(ValueError):
+class BaselineError(UserError, ValueError):
     """A baseline that cannot be read, or that does not fit the run it is compared with."""
 
 
