@@ -111,7 +111,7 @@ def _single_threaded() -> None:
 
 def save(model: ValueModel, path: Path) -> None:
     """Write ``model`` as an ``.npz`` archive (see the module docstring)."""
-    arrays = {"meta": np.frombuffer(json.dumps({**model.meta, "format": FORMAT},
+    arrays: dict[str, Any] = {"meta": np.frombuffer(json.dumps({**model.meta, "format": FORMAT},
                                                sort_keys=True).encode(), dtype=np.uint8),
               "mean": model.mean, "scale": model.scale}
     for i, (w, b) in enumerate(zip(model.weights, model.biases, strict=True)):

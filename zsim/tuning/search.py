@@ -102,7 +102,7 @@ class RacingPruner(BasePruner):
 def best_trial(study: optuna.Study) -> FrozenTrial | None:
     """The finished trial of highest win share, or None before the first finishes."""
     done = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
-    return max(done, key=lambda t: t.value, default=None)
+    return max(done, key=lambda t: -math.inf if t.value is None else t.value, default=None)
 
 
 def _sampler(name: str, seed: int) -> optuna.samplers.BaseSampler:
