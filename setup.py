@@ -34,7 +34,7 @@ COMPILED = (
     "zsim/view.py",
     "zsim/game.py",
     "zsim/invariants.py",  # checked at the end of every game the engine and the runner play
-    *sorted(str(path) for path in Path("zsim/rules").glob("*.py")),
+    *sorted(str(path) for path in Path("zsim/rules").glob("*.py") if path.name != "__init__.py"),
     # the bots' estimates, one module per concern (the package's __init__ only names them)
     *sorted(str(path) for path in Path("zsim/strategies/estimates").glob("*.py")
             if path.name != "__init__.py"),

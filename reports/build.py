@@ -16,6 +16,7 @@ from pathlib import Path
 
 import matplotlib
 
+from zsim.errors import UserError
 from zsim.reports import (
     assumed,
     boards,
@@ -47,7 +48,7 @@ PNG_DPI = 110
 OWN = {"index.html", "figures", "tables", "recheck"}  # everything a report writes
 
 
-class ReportOutputError(OSError):
+class ReportOutputError(UserError, OSError):
     """The output directory cannot take a report."""
 
 

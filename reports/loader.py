@@ -17,6 +17,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from zsim.errors import UserError
 from zsim.runner.writer import RUN_JSON, DamagedRun, check_tables, read_manifest
 
 REQUIRED: dict[str, set[str]] = {
@@ -35,7 +36,7 @@ TILE_COLUMNS = {"run_id", "game", "seat", "kind", "tile"}
 OPTIONAL = {ABILITIES: ABILITY_COLUMNS, TILES: TILE_COLUMNS}
 
 
-class RunDirError(ValueError):
+class RunDirError(UserError, ValueError):
     """A run directory that is missing, unfinished or unreadable."""
 
 

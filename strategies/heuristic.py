@@ -25,6 +25,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from zsim.decisions import Decision
+from zsim.errors import UserError
 from zsim.strategies import estimates
 from zsim.strategies.base import METHODS, Strategy
 from zsim.strategies.estimates import WEIGHTS, choices, turn
@@ -71,7 +72,7 @@ class BotFile(BaseModel):
     plays: Literal["heuristic", "distilled"] = "heuristic"
 
 
-class BotError(ValueError):
+class BotError(UserError, ValueError):
     """A bot file or a bot parameter that cannot be used; the message names the file and key."""
 
 

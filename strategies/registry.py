@@ -31,6 +31,7 @@ from typing import Any
 
 import yaml
 
+from zsim.errors import UserError
 from zsim.paths import configs_dir
 from zsim.rules.lisi import LiSiSeat
 from zsim.strategies.base import Strategy, UnknownKind
@@ -70,7 +71,7 @@ SPEC = re.compile(r"^\s*(?P<target>[^@()]+?)\s*(?:@\s*(?P<file>[^()]+?))?\s*"
                   r"(?:\((?P<args>.*)\))?\s*$", re.DOTALL)
 
 
-class UnknownStrategy(ValueError):
+class UnknownStrategy(UserError, ValueError):
     """A strategy spec that cannot be turned into a bot (unknown name, bad parameters...)."""
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import importlib.util
 
+from zsim.errors import UserError
+
 # extra -> the top-level packages it installs that zsim imports (pyproject.toml lists the
 # distributions; tests/test_packaging.py checks that the two agree)
 EXTRAS: dict[str, tuple[str, ...]] = {
@@ -28,7 +30,7 @@ for _extra, _packages in EXTRAS.items():
         PROVIDER.setdefault(_package, _extra)
 
 
-class MissingExtra(ImportError):
+class MissingExtra(UserError, ImportError):
     """A feature needs packages of an extra that is not installed."""
 
     def __init__(self, feature: str, extra: str, missing: list[str]) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from zsim.components import Box, default_box_dir
+from zsim.errors import UserError
 from zsim.options import GameOptions
 from zsim.strategies.registry import resolve
 from zsim.variants import parse as parse_variants
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from zsim.rules.lisi import LiSiSeat
 
 
-class LineupError(ValueError):
+class LineupError(UserError, ValueError):
     """Strategies that do not fit the table (too many for the player count, solo misuse)."""
 
 

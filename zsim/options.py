@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from zsim.errors import UserError
+
 SETUP_PREFIX = "setup."  # keys of setup constraints: setup.force.KIND, setup.exclude.KIND
 
 #: The component kinds a constraint can name, and what one of them is called.
@@ -22,7 +24,7 @@ KINDS = {
 MODES = ("force", "exclude")
 
 
-class OptionError(ValueError):
+class OptionError(UserError, ValueError):
     """A variant key or value that does not exist."""
 
 

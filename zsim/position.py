@@ -39,6 +39,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from zsim.errors import UserError
 from zsim.options import GameOptions
 from zsim.records import ResultRecorder
 from zsim.rules.tables import Tables, compile_tables
@@ -62,7 +63,7 @@ COMPLETE = frozenset({"board", "players", "hands", "decks", "rng", "strategy_rng
                       "round", "stage", "step"})
 
 
-class PositionError(ValueError):
+class PositionError(UserError, ValueError):
     """A position text that cannot be read: the message names the key."""
 
 

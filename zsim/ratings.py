@@ -40,6 +40,7 @@ from scipy.stats import norm
 from statsmodels.discrete.conditional_models import ConditionalLogit
 
 from zsim.design import seat_aliasing
+from zsim.errors import UserError
 
 CONFIDENCE = 0.95
 SOLO = r"lisi-\d+"  # the solo-mode automaton's strategy names
@@ -48,7 +49,7 @@ COLUMNS = ["n_players", "strategy", "rating", "low", "high", "games", "seats", "
 GAP_COLUMNS = ["n_players", "higher", "lower", "gap", "low", "high", "p_ahead"]
 
 
-class RatingError(ValueError):
+class RatingError(UserError, ValueError):
     """Games that cannot be rated (fewer than two strategies to compare, no games)."""
 
 

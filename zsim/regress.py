@@ -23,7 +23,7 @@ import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -34,6 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from zsim.compare import per_game
 from zsim.components import default_box_dir
+from zsim.errors import UserError
 from zsim.paired import Shift, distribution_shift, mean_shift, quantile_shifts
 from zsim.runner.chunkfile import temporary
 from zsim.runner.experiment import IDENTITY_FIELDS, Experiment, ExperimentError, parse_experiment
@@ -85,7 +86,7 @@ _HEADER = """\
 """
 
 
-class BaselineError(ValueError):
+class BaselineError(UserError, ValueError):
     """A baseline that cannot be read, or that does not fit the run it is compared with."""
 
 
@@ -446,7 +447,7 @@ class _Dumper(yaml.SafeDumper):
 
 _Dumper.add_representer(dict, _Dumper.represent_dict)
 _Dumper.add_representer(list, _Dumper.represent_list)
-_Dumper.add_representer(tuple, _Dumper.represent_list)
+_Dumper.add_representer(tuple, _Dumper.represent_list)  # type: ignore[arg-type]  # as a list
 
 
 def dump_baseline(baseline: Baseline) -> str:
@@ -613,7 +614,8 @@ def _groups_compared(baseline: Recording, now: Recording, paired: bool
     in one order."""
     old, new = _per_game(baseline), _per_game(now)
     for strategy, n in sorted(baseline.summary.group_keys()):
-        a, b = old.loc[(n, strategy)], new.loc[(n, strategy)]
+        a = cast(pd.DataFrame, old.loc[(n, strategy)])
+        b = cast(pd.DataFrame, new.loc[(n, strategy)])
         if paired:
             a, b = a.align(b, join="inner", axis=0)
         yield strategy, n, a, b
@@ -740,10 +742,10 @@ def games_needed(baseline: Baseline, table: pd.DataFrame | None = None,
         return (frame.sort_values(column, ascending=False, na_position="last")
                 .drop_duplicates("metric").set_index("metric"))
 
-    unpaired, paired = hardest("games"), hardest("paired")
+    unpaired, hardest_paired = hardest("games"), hardest("paired")
     result = unpaired[["tolerance", "games", "group"]].assign(
-        detectable=frame.groupby("metric")["detectable"].max(),
-        paired=paired["paired"], paired_group=paired["group"].where(paired["paired"].notna()),
+        detectable=frame.groupby("metric")["detectable"].max(), paired=hardest_paired["paired"],
+        paired_group=hardest_paired["group"].where(hardest_paired["paired"].notna()),
         paired_detectable=frame.groupby("metric")["paired_detectable"].max())
     return result.sort_index(key=lambda m: m.map(order))
 

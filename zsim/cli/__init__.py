@@ -15,6 +15,7 @@ import click
 
 from zsim import __version__
 from zsim.engine_build import ENGINE
+from zsim.errors import UserError
 from zsim.extras import MissingExtra, explain, require
 
 # The subcommands, each the ``command`` of the module ``zsim.cli.<name>``.
@@ -63,11 +64,14 @@ class _LazyGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> object:
         """Run the subcommand; a package of an optional extra that is missing is one line
-        naming the extra to install (``zsim.extras``), not a traceback."""
+        naming the extra to install (``zsim.extras``), and any other user error
+        (``zsim.errors.UserError``) its message, not a traceback."""
         try:
             return super().invoke(ctx)
         except MissingExtra as error:
             raise ExtraMissing(str(error)) from None
+        except UserError as error:  # any the command left: one line, not a traceback
+            raise click.ClickException(str(error)) from None
         except ModuleNotFoundError as error:
             missing = explain(error, f"zsim {ctx.invoked_subcommand}")
             if missing is None:

@@ -13,6 +13,7 @@ import tempfile
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import click
 import numpy as np
@@ -336,6 +337,7 @@ def _format_table(table: pd.DataFrame) -> pd.DataFrame:
         return f"{x:{sign}.1%}" if metric == WIN_RATE else f"{x:{sign}.2f}"
 
     rows = []
+    row: Any  # a named tuple of the table's columns
     for row in table.itertuples():
         spread = row.kind == DISTRIBUTION
         name = (f"{row.metric} ECDF" if spread else
@@ -357,7 +359,7 @@ def _format_table(table: pd.DataFrame) -> pd.DataFrame:
 def _hint(baseline: Baseline, table: pd.DataFrame | None) -> list[str]:
     needed = games_needed(baseline, table)
 
-    def amount(metric: str, x: float) -> str:
+    def amount(metric: object, x: float) -> str:
         return "-" if pd.isna(x) else f"{x:.1%}" if metric == WIN_RATE else f"{x:.2g} VP"
 
     def games(x: float) -> str:

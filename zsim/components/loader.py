@@ -26,10 +26,11 @@ from zsim.components.messages import validate
 from zsim.components.overrides import apply as apply_overrides
 from zsim.components.reading import Source, read_yaml
 from zsim.components.readonly import FrozenMap
+from zsim.errors import UserError
 from zsim.paths import configs_dir
 
 
-class BoxError(Exception):
+class BoxError(UserError):
     """The box could not be loaded; ``messages`` lists every problem found."""
 
     def __init__(self, messages: Sequence[str]) -> None:

@@ -68,7 +68,7 @@ def read_yaml(path: Path) -> tuple[Source | None, list[str]]:
         return None, [f"{name}: YAML syntax error: {exc}"]
     finally:
         loader.dispose()
-    if not isinstance(data, dict):
+    if root is None or not isinstance(data, dict):
         found = "an empty file" if data is None else f"a {type(data).__name__}"
         return None, [f"{name}: expected a mapping of keys at the top level, found {found}"]
     lines: dict[tuple[str, ...], int] = {}

@@ -17,12 +17,13 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from zsim.errors import UserError
 from zsim.experience import metrics, unused, winprob
 
 TABLES = ("trajectories", "choices", "options")
 
 
-class ExperienceError(ValueError):
+class ExperienceError(UserError, ValueError):
     """An experience table that cannot be read; the message names the file."""
 
 

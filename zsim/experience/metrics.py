@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -294,7 +295,8 @@ def per_game(trajectories: pd.DataFrame, choices: pd.DataFrame | None = None,
     rows = []
     for (run_id, game), points in _ordered(trajectories).groupby(["run_id", "game"],
                                                                   sort=False):
-        row = {"run_id": run_id, "game": int(game), "n_players": int(points["n_players"].iloc[0])}
+        row = {"run_id": run_id, "game": int(cast(int, game)),
+               "n_players": int(points["n_players"].iloc[0])}
         row.update(game_metrics(points))
         rows.append(row)
     frame = pd.DataFrame(rows, columns=["run_id", "game", "n_players", "rounds", "turns",

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, cast
 
 import numpy as np
 import pandas as pd
@@ -119,14 +119,14 @@ class MarginModel:
             x, _ = features(points)
             y = _outcomes(points, trajectories).reshape(x.shape[:2])
             keep = ~np.isnan(y).any(axis=1)
-            self.coefficients[int(seats)] = _fit(x[keep], y[keep])
+            self.coefficients[int(cast(int, seats))] = _fit(x[keep], y[keep])
         return self
 
     def predict(self, points: pd.DataFrame) -> np.ndarray:
         """Chances for rows in whole points, seats in order (``_estimable`` order)."""
         out = np.full(len(points), math.nan)
         for seats, rows in points.groupby("n_players", sort=False):
-            beta = self.coefficients.get(int(seats))
+            beta = self.coefficients.get(int(cast(int, seats)))
             if beta is None:
                 continue
             x, _ = features(rows)

@@ -17,11 +17,12 @@ import pandas as pd
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from zsim.errors import UserError
 from zsim.learn.positions import OBSERVATION
 from zsim.runner.writer import RUN_JSON, DamagedRun, read_manifest
 
 
-class DatasetError(ValueError):
+class DatasetError(UserError, ValueError):
     """Runs that hold no positions to learn from, or positions of different games."""
 
 

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from zsim.errors import UserError
 from zsim.paths import configs_dir
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ MODELS_DIR = configs_dir("models")
 P_FLOOR = 0.005  # win chances are kept within [P_FLOOR, 1 - P_FLOOR]
 
 
-class ModelError(ValueError):
+class ModelError(UserError, ValueError):
     """A model file that cannot be used here; the message names the file."""
 
 
@@ -110,7 +111,7 @@ def _single_threaded() -> None:
 
 def save(model: ValueModel, path: Path) -> None:
     """Write ``model`` as an ``.npz`` archive (see the module docstring)."""
-    arrays = {"meta": np.frombuffer(json.dumps({**model.meta, "format": FORMAT},
+    arrays: dict[str, Any] = {"meta": np.frombuffer(json.dumps({**model.meta, "format": FORMAT},
                                                sort_keys=True).encode(), dtype=np.uint8),
               "mean": model.mean, "scale": model.scale}
     for i, (w, b) in enumerate(zip(model.weights, model.biases, strict=True)):

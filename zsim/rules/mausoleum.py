@@ -15,11 +15,6 @@ if TYPE_CHECKING:
     from zsim.decisions import Table
 
 
-def usable_slots(g: Table) -> int:
-    """How many slots of each tile this player count uses (the '3+' slot needs 3 players)."""
-    return g.t.mausoleum_slots[g.state.n]
-
-
 def condition_met(g: Table, p: PlayerState, spot_index: int) -> bool:
     spot = g.state.mausoleum[spot_index]
     return CONDITIONS[spot.condition].met(g, p, spot.where)

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from cloudpickle import dumps
 from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 
+from zsim.errors import UserError
 from zsim.runner import processes
 
 if TYPE_CHECKING:
@@ -35,10 +36,9 @@ if TYPE_CHECKING:
 
 Chunk = tuple[int, int, int]  # index, first game, end
 LOCAL = "local"
-BACKENDS = (LOCAL, "dask")
 
 
-class BackendError(RuntimeError):
+class BackendError(UserError, RuntimeError):
     """The requested backend cannot be used (Dask missing, scheduler unreachable)."""
 
 

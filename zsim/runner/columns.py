@@ -67,7 +67,6 @@ BASE: dict[str, pa.Schema] = {
          ("outcomes", _I), ("could_win", _B), ("kingmaker", _B)]),
 }
 TABLES = tuple(BASE)
-TIMING_COLUMNS = ("duration_s",)
 
 
 def _extra_order(name: str) -> tuple[bool, str]:

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from zsim.components import default_box_dir
 from zsim.design import CHECKED_GAMES, partial_block, seat_aliasing
+from zsim.errors import UserError
 from zsim.options import GameOptions, OptionError
 from zsim.paths import configs_dir
 from zsim.runner.isolate import DEFAULT_MEMORY_MIB
@@ -34,7 +35,7 @@ DEFAULT_EXPERIMENT = EXPERIMENTS_DIR / "default.yaml"
 IDENTITY_FIELDS = ("games", "players", "strategies", "seats", "seed", "variants")
 
 
-class ExperimentError(ValueError):
+class ExperimentError(UserError, ValueError):
     """An experiment file or override that cannot be run; the message names the file and key."""
 
 

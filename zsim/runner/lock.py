@@ -19,6 +19,8 @@ import fcntl
 import os
 from pathlib import Path
 
+from zsim.errors import UserError
+
 LOCK = "run.lock"
 _HELD: set[int] = set()  # the descriptors of the locks this process holds
 
@@ -34,7 +36,7 @@ def _forget_held() -> None:
 os.register_at_fork(after_in_child=_forget_held)
 
 
-class LockError(OSError):
+class LockError(UserError, OSError):
     """The run directory is in use by another process."""
 
 

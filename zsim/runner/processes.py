@@ -94,7 +94,7 @@ class _Crew:
     """The workers of one run, and the chunks left to hand them."""
 
     def __init__(self, context: RunContext, out: Path, size: int) -> None:
-        self._mp = multiprocessing.get_context(START_METHOD)
+        self._mp: Any = multiprocessing.get_context(START_METHOD)  # typeshed: no Process
         self._context, self._out, self._size = context, out, size
         self._limits = context.limits
         self._payload: Any = context if START_METHOD == "fork" else _pickled(context)

@@ -24,6 +24,7 @@ import zsim
 from zsim.runner.boxfiles import add_files
 
 if TYPE_CHECKING:
+    from zsim.rules.lisi import LiSiSeat
     from zsim.strategies.base import Strategy
 
 _ROOT = Path(zsim.__file__).resolve().parent
@@ -34,7 +35,7 @@ _PACKAGES = (_ROOT, _BOTS.resolve()) if _BOTS.is_symlink() else (_ROOT,)
 _NOT_PLAYING = (_ROOT / "cli", _ROOT / "reports")
 
 
-def play_digest(lineup: Mapping[str, Strategy]) -> str:
+def play_digest(lineup: Mapping[str, Strategy | LiSiSeat]) -> str:
     """A digest of the code that plays games and of the lineup's bots (by lineup name)."""
     digest = hashlib.sha256()
     for package in _PACKAGES:
@@ -46,7 +47,7 @@ def play_digest(lineup: Mapping[str, Strategy]) -> str:
     return digest.hexdigest()[:16]
 
 
-def _bot_bytes(bot: Strategy) -> bytes:
+def _bot_bytes(bot: Strategy | LiSiSeat) -> bytes:
     """The bot pickled (its class by name, and its parameters); only the class's name for a
     bot that pickle cannot handle (say, a class defined inside a function of a script). An
     isolated bot is the bot it plays: isolating it changes where it plays, not how."""

@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pyarrow as pa
@@ -63,8 +63,9 @@ class Tally:
         counts = np.bincount(where, minlength=len(names))
         # Integer VP columns are summed exactly as floats (far below 2**53). Lists, not
         # to_numpy: pyarrow's conversion to numpy imports pandas.
-        sums = np.column_stack([np.bincount(where, weights=table.column(c).to_pylist(),
-                                            minlength=len(names)) for c in _SUMMED])
+        sums = np.column_stack([
+            np.bincount(where, weights=cast(list[float], table.column(c).to_pylist()),
+                        minlength=len(names)) for c in _SUMMED])
         with self._lock:
             for name, count, row in zip(names.tolist(), counts.tolist(), sums, strict=True):
                 self.rows[name] += count

@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from zsim.errors import UserError
 from zsim.runner import lock
 from zsim.runner.chunkfile import CHUNKS, atomic_write
 
@@ -29,7 +30,7 @@ RUN_FORMAT = 1
 _REMOVERS = 8  # threads removing the chunk files
 
 
-class OutputError(OSError):
+class OutputError(UserError, OSError):
     """The output directory cannot take a new run."""
 
 
@@ -73,7 +74,7 @@ _OPTIONAL: dict[str, tuple[type, ...]] = {
 _COUNTS = ("chunk_size", "tail_pieces")  # cut the run into chunks: positive
 
 
-class DamagedRun(ValueError):
+class DamagedRun(UserError, ValueError):
     """A run.json that cannot be read, or whose keys are missing or of the wrong type; the
     message names the file and the key."""
 

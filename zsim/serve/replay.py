@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from zsim.decisions import Decision
+from zsim.errors import UserError
 from zsim.lineup import SeatedGame, seat_game
 from zsim.rules.lisi import LiSiSeat
 from zsim.serve.adapter import find_option, option_json
@@ -32,7 +33,7 @@ VERSION = 1
 HUMAN = "human"  # the seat spec of a seat a person plays
 
 
-class ReplayError(ValueError):
+class ReplayError(UserError, ValueError):
     """A replay that cannot be read or no longer fits the game (one line, naming the file)."""
 
 

@@ -24,7 +24,7 @@ import shutil
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -152,7 +152,7 @@ def dask_cluster(execution: Execution) -> Iterator[Execution]:
     from zsim.runner.backends import local_cluster
 
     with local_cluster(execution.jobs) as cluster:
-        yield Execution(execution.jobs, "dask", cluster.scheduler_address)
+        yield Execution(execution.jobs, "dask", cast(Any, cluster).scheduler_address)
 
 
 def make_setup(experiment: Experiment, field: tuple[str, ...], players: int, seed: int,

@@ -23,6 +23,7 @@ import pandas as pd
 import yaml
 
 from zsim.compare import per_game
+from zsim.errors import UserError
 from zsim.yamlload import safe_load
 
 RESAMPLES = 999
@@ -30,7 +31,7 @@ CONFIDENCE = 0.95
 RANGE = re.compile(r"^\s*(?P<key>[^=]+?)\s*=\s*(?P<low>[^.][^=]*?)\s*\.\.\s*(?P<high>.+?)\s*$")
 
 
-class BalanceError(ValueError):
+class BalanceError(UserError, ValueError):
     """A range or target that cannot be searched; the message names it."""
 
 

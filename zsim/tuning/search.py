@@ -32,6 +32,7 @@ from optuna.pruners import BasePruner
 from optuna.trial import FrozenTrial, Trial, TrialState
 from tqdm import tqdm
 
+from zsim.errors import UserError
 from zsim.stats import paired_test
 from zsim.strategies.estimates import WEIGHTS
 from zsim.strategies.heuristic import HeuristicStrategy, load_bots
@@ -53,7 +54,7 @@ RACE_ALPHA = 0.1
 RACE_MIN_GAMES = 24  # no verdict on fewer paired games than this
 
 
-class TuningError(ValueError):
+class TuningError(UserError, ValueError):
     """A study that cannot be started or resumed; the message says which and why."""
 
 
@@ -101,7 +102,7 @@ class RacingPruner(BasePruner):
 def best_trial(study: optuna.Study) -> FrozenTrial | None:
     """The finished trial of highest win share, or None before the first finishes."""
     done = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
-    return max(done, key=lambda t: t.value, default=None)
+    return max(done, key=lambda t: -math.inf if t.value is None else t.value, default=None)
 
 
 def _sampler(name: str, seed: int) -> optuna.samplers.BaseSampler:
