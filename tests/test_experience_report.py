@@ -107,13 +107,19 @@ def test_compare_pairs_the_experience_metrics_with_intervals(compared):
 
 def test_sweep_and_effects_pair_the_experience_of_each_value(experiment, tmp_path):
     out = tmp_path / "sweep"
-    result = CliRunner().invoke(main, ["sweep", "rules.palace_vp=6,8", "--experiment",
+    result = CliRunner().invoke(main, ["sweep", "rules.palace_vp=6,8,10", "--experiment",
                                        str(experiment), "--games", "40", "--out", str(out),
                                        "--quiet"])
     assert result.exit_code == 0, result.output
     assert "experience, rules.palace_vp=8" in result.output
     table = pd.read_csv(out / "experience.csv")
-    assert set(table["pair"]) == {"rules.palace_vp=8"}
+    assert set(table["pair"]) == {"rules.palace_vp=8", "rules.palace_vp=10"}
+    # the first value's games are the base of both comparisons: the same games give the
+    # same base values (one win-probability model fitted over every batch)
+    wide = table.pivot_table(index=["n_players", "metric", "games"], columns="pair",
+                             values="base")
+    both = wide.dropna()
+    assert len(both) and np.allclose(both["rules.palace_vp=8"], both["rules.palace_vp=10"])
     effects = tmp_path / "effects"
     small = experiment_file_text(tmp_path, EXPERIMENT.replace("games: 80", "games: 8"))
     result = CliRunner().invoke(main, ["effects", "wall_tiles", "--only", "wall_pairs",

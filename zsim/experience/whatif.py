@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from zsim.experience.paired import format_table, paired_runs, verdict
+from zsim.experience.paired import format_table, paired_experience, refit_together, verdict
 from zsim.experience.usage import change_lines, changes, usage
 
 if TYPE_CHECKING:
@@ -78,7 +78,11 @@ class PairedExperience:
 
 def pair_runs(pairs: Sequence[tuple[str, Path, Path]]) -> PairedExperience:
     """Compare each (label, base run, variant run) game by game on the experience metrics."""
-    return PairedExperience([(label, paired_runs(base, variant))
+    from zsim.experience.data import read
+
+    paths = list(dict.fromkeys(path for _, base, variant in pairs for path in (base, variant)))
+    runs = dict(zip(paths, refit_together([read([path]) for path in paths]), strict=True))
+    return PairedExperience([(label, paired_experience(runs[base], runs[variant], True))
                              for label, base, variant in pairs],
                             [(label, changes(usage(base), usage(variant)))
                              for label, base, variant in pairs])
