@@ -117,6 +117,7 @@ def replay_sentence(r: Rechecked) -> str:
     scale, unit = UNITS[r.candidate.measure]
     c = r.candidate
     over = (f"{r.games} of {r.played} paired games had a keeper" if c.measure == "keeper_win"
+            else f"over {r.games} games" if c.measure == "seat_win"
             else f"over {r.games} paired games")
     return (f"{r.verdict} under {r.bot}: {numbers(r.estimate, r.low, r.high, scale, unit)} "
             f"({over}), against {numbers(c.original, c.original_low, c.original_high, scale, unit)}"

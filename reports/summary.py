@@ -90,7 +90,8 @@ def colour_sets(data: RunData) -> dict[str, str]:
     """A colour carries its Alchemist set: a colour finding rests on the assumed split of the
     Alchemist abilities into sets, when the box assumes it."""
     why = next((v for k, v in data.assumed.items() if re.fullmatch(r"alch_\d+_\d+", k)), "")
-    return {"colour = Alchemist set": why} if why else {}
+    # a card's own reason comes first, its ability's after: the set's is the card's
+    return {"colour = Alchemist set": why.split("; ")[0]} if why else {}
 
 
 def head_to_head(finding: Finding) -> bool:
@@ -103,7 +104,8 @@ def _points(findings: list[Finding], data: RunData | None = None) -> list[Point]
     pairs = [f for f in findings if head_to_head(f)]
     points = [_sentence(f, data) for f in findings if not head_to_head(f)]
     if pairs:
-        gaps = "; ".join(f.lead.claim.split(" (")[0] for f in pairs)
+        gaps = "; ".join(f.lead.claim.split(" (")[0].replace(" scores ", " ").removesuffix(
+            " in the games they share") for f in pairs)
         points.append(Point(f"Head-to-head gaps ({len(pairs)} pairs, each by its strongest "
                             "test: finishing order or score within the games they share): "
                             f"{gaps}. Recheck: {NOT_REPLAYABLE}.", pairs[0].lead.figure))

@@ -55,6 +55,7 @@ MIN_GAMES = 2  # fewest games per batch a finding is replayed on
 MAX_FINDINGS = 5
 FIRST_GAMES = 12  # games per batch of the timed first batches
 DEFAULT_BUDGET = 2.0  # minutes the default recheck of ``zsim report`` may take
+SAFETY = 0.9  # the share of the budget the plan spends: the rest absorbs the estimate's error
 #: The measures a replay can take, and the unit its numbers are shown in (scale, unit).
 UNITS = {"mean_vp": (1.0, "VP"), "keeper_win": (100.0, "points"),
          "strategy_win": (100.0, "points"), "walls_built": (1.0, "Walls"),
@@ -362,7 +363,8 @@ def recheck(base: Experiment, bot: str | Callable[[int], str], candidates: list[
     for replay, experiment in zip(replays[0], per_count, strict=True):
         _play(replay, experiment, first, 0, out / f"0-{replay.candidate.component}"
               / _slug(replay.bot, experiment), play, costs, clock)
-    left = budget_seconds - (clock() - started)
+    # a margin for what the first batches could not show (a busier machine, a slower deal)
+    left = SAFETY * budget_seconds - (clock() - started)
     game, batch = costs.per_game(workers), costs.per_batch(workers)
     per_replay = 2 * len(counts)  # batches of one finding in one stage
 
