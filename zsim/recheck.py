@@ -344,8 +344,8 @@ def recheck(base: Experiment, bot: str | Callable[[int], str], candidates: list[
     ``bot`` is the spec every seat plays, or a function of the player count giving it (the
     run's player counts are replayed one at a time). The first finding is played on
     ``FIRST_GAMES`` games per batch; what those batches cost sets how many findings get at
-    least ``MIN_GAMES`` more games per batch and how many each gets, in one more stage on seeds
-    of its own. Returns the replays and the findings left out for want of time."""
+    least ``MIN_GAMES`` more games per batch and how many each gets (``_weight``), in one more
+    stage on seeds of its own. Returns the replays and the findings left out for want of time."""
     if not candidates:
         return [], []
     started = clock()
@@ -366,18 +366,23 @@ def recheck(base: Experiment, bot: str | Callable[[int], str], candidates: list[
     # a margin for what the first batches could not show (a busier machine, a slower deal)
     left = SAFETY * budget_seconds - (clock() - started)
     game, batch = costs.per_game(workers), costs.per_batch(workers)
-    per_replay = 2 * len(counts)  # batches of one finding in one stage
+    chosen_candidates = [row[0].candidate for row in replays]
 
-    def games_for(findings: int) -> int:
-        """Games per batch each of ``findings`` findings gets in the stage still to play."""
-        money = left - findings * per_replay * batch
-        return int(money / (findings * per_replay * max(game, 1e-6))) if money > 0 else 0
+    def unit(findings: int) -> float:
+        """Games per batch of a finding of weight 1 when ``findings`` findings share what is
+        left: each batch costs its start, each game its share of the workers' time."""
+        shown = chosen_candidates[:findings]
+        money = left - sum(len(counts) * _batches(c) for c in shown) * batch
+        spent = sum(len(counts) * _batches(c) * _weight(c) for c in shown) * max(game, 1e-6)
+        return money / spent if money > 0 else 0.0
 
     chosen = len(replays)
-    while chosen > 1 and games_for(chosen) < MIN_GAMES:
+    while chosen > 1 and unit(chosen) < MIN_GAMES:
         chosen -= 1
-    more = min(games_for(chosen), base.games)  # never more games than the run itself
+    share = unit(chosen)
     for i, row in enumerate(replays[:chosen]):
+        # never more games than the run itself
+        more = min(int(share * _weight(row[0].candidate)), base.games)
         if more < MIN_GAMES:
             break
         for replay, experiment in zip(row, per_count, strict=True):
@@ -396,6 +401,17 @@ def recheck(base: Experiment, bot: str | Callable[[int], str], candidates: list[
                                  " / ".join(dict.fromkeys(r.bot for r in row))))
     done = {id(r.candidate) for r in results}
     return results, [c for c in candidates if id(c) not in done]
+
+
+def _batches(candidate: Candidate) -> int:
+    """Batches of one finding per player count: a seat edge forces nothing (one batch)."""
+    return 1 if candidate.measure == "seat_win" else 2
+
+
+def _weight(candidate: Candidate) -> int:
+    """The games a finding gets against the others': a Starting tile's keeper is measured
+    only in the games where the forced tile was kept (about half), so it gets twice as many."""
+    return 2 if candidate.measure == "keeper_win" else 1
 
 
 def _slug(bot: str, experiment: Experiment) -> str:
