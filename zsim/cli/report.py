@@ -75,6 +75,7 @@ def _replay(run_dir: Path, out: Path, bot: str | None,
     import shutil
 
     from zsim.cli.batches import run_players
+    from zsim.options import OptionError
     from zsim.runner.experiment import ExperimentError, parse_experiment
     from zsim.runner.writer import DamagedRun, read_manifest
     from zsim.strategies.registry import UnknownStrategy, resolve, strongest_cheap
@@ -118,8 +119,13 @@ def _replay(run_dir: Path, out: Path, bot: str | None,
             listed_findings(listing))])
         where = out / "recheck"
         shutil.rmtree(where, ignore_errors=True)
-        results, left = recheck(base, spec, [c for _, c in pairs], budget * 60, where,
-                                lambda experiment, to: run_players(experiment, to, True))
+        try:
+            results, left = recheck(base, spec, [c for _, c in pairs], budget * 60, where,
+                                    lambda experiment, to: run_players(experiment, to, True))
+        except (ExperimentError, OptionError, OSError) as error:
+            # the report is still written, without the replays, and says why in one line
+            click.echo(f"recheck stopped: {str(error).splitlines()[0]}", err=True)
+            results, left = [], []
         attach(pairs, results, left)
         for line in terminal_lines(results, left):
             click.echo(line, err=True)
