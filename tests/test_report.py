@@ -633,3 +633,19 @@ def test_a_reward_with_too_few_takers_is_neither_drawn_nor_estimated(run_dir, tm
         drawn = [t.get_text() for t in figure.figure.axes[0].get_yticklabels()]
         assert label not in drawn and drawn
         assert not any(label in c.label for c in figure.comparisons)
+
+
+def test_the_default_recheck_uses_each_player_counts_strongest_cheap_bot(run_dir, tmp_path):
+    from zsim.strategies.registry import strongest_cheap
+
+    out = tmp_path / "default"
+    result = CliRunner().invoke(main, ["report", str(run_dir), "--out", str(out), "--budget",
+                                       "0.01"])
+    assert result.exit_code == 0, result.output
+    html = (out / "index.html").read_text(encoding="utf-8")
+    bots = " / ".join(dict.fromkeys(strongest_cheap(n) for n in (2, 4)))
+    assert f"Findings under stronger play ({bots})".replace("'", "&#39;") in html
+    replays = out / "tables" / "recheck.csv"
+    if replays.is_file():
+        table = pd.read_csv(replays)
+        assert set(table["bot"]) <= {bots, "the run's lineup"}
