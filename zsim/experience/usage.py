@@ -124,6 +124,11 @@ def changes(base: pd.DataFrame, variant: pd.DataFrame, moved: float = MOVED) -> 
     when a use rate, VP per use or pick rate changed by ``moved`` (a share) or more."""
     joined = base.merge(variant, on=["kind", "component"], how="outer",
                         suffixes=("_base", "_variant"))
+    # a component used on one side only was used 0 times a game on the other (a tile forced
+    # in against kept out): the move from 0 is the news
+    for side, other in (("base", "variant"), ("variant", "base")):
+        unused = joined[f"uses_per_game_{side}"].isna() & joined[f"uses_per_game_{other}"].notna()
+        joined.loc[unused, f"uses_per_game_{side}"] = 0.0
     flags = []
     for column in ("uses_per_game", "vp_per_use", "picked"):
         before, after = joined[f"{column}_base"], joined[f"{column}_variant"]
