@@ -112,7 +112,7 @@ def share_of(value: float, reference: float) -> float:
 def association(frame: pd.DataFrame, *, outcome: str, exposure: pd.Series | np.ndarray,
             strata: str | None, clusters: str | None, label: str, subject: str,
             measure: str, method_note: str, scale: float = 1.0, unit: str = "VP",
-            digits: int = 1, group: str = "", causal_test: str = "",
+            digits: int = 1, group: str = "", causal_test: str = "", no_test: str = "",
             component: tuple[str, str] | tuple[()] = (),
             ) -> tuple[dict[str, float], Comparison | None]:
     """Adjusted difference of ``outcome`` for ``subject`` against comparable others.
@@ -151,8 +151,12 @@ def association(frame: pd.DataFrame, *, outcome: str, exposure: pd.Series | np.n
     return row, Comparison(label=label, claim=claim, method=f"adjusted difference, {method_note}",
                            pvalue=result.pvalue, effect=result.effect, effect_kind="d",
                            games=games, relative=relative, basis=basis, group=group,
-                           causal_test=causal_test, topic=subject, unit=unit, component=component,
-                           detectable=detectable_shift(row["low"], row["high"]))
+                           causal_test=causal_test, no_test=no_test, topic=subject, unit=unit,
+                           component=component,
+                           detectable=detectable_shift(row["low"], row["high"]),
+                           estimate=row["estimate"], low=row["low"], high=row["high"],
+                           exposed_share=float((exposed > 0).mean()) if len(exposed) else
+                           math.nan)
 
 
 def effects_command(kind: str, component: str) -> str:

@@ -32,7 +32,7 @@ from zsim.reports.common import (
     win_rates,
 )
 from zsim.reports.loader import RunData
-from zsim.reports.model import ALPHA, CAUSAL, Comparison, Figure, Note, Section, Table
+from zsim.reports.model import ALPHA, ASSOCIATION, CAUSAL, Comparison, Figure, Note, Section, Table
 from zsim.stats import holm
 
 # (slug, title, column or column prefix, separator inside a cell)
@@ -56,10 +56,14 @@ INTRO = ("Effects are adjusted differences against comparable players or games, 
 #: constraint can force in or keep out.
 KIND_OF_FAMILY = {"wall-tiles-in-play": "wall_tiles", "unification-board-in-play": "board",
                   "palace-tiles": "palace_tiles", "governor-tiles": "governor_tiles",
-                  "emperor-tiles": "emperor_tiles", "master-alchemists": "master_alchemists"}
+                  "emperor-tiles": "emperor_tiles", "master-alchemists": "master_alchemists",
+                  "mausoleum-layout": "mausoleum_layout"}
 #: Two boards in play are one fact seen twice (one board in play is the other out): one topic,
 #: shared with the boards section's comparison of their scores.
 BOARD_TOPIC = "which Unification board is in play"
+#: An effect read from fewer than this share of the games on one side (with the component or
+#: without it) is shown as an association (``lopsided``).
+SMALL_SHARE = 0.2
 MAX_ROWS = 12  # elements a family's figure shows in full; more are condensed (see _condensed)
 MIN_DRAWN = 3  # fewest rows a condensed figure draws
 # (tile kind in tiles.parquet, title, setup column prefix saying which tiles are in play)
@@ -174,6 +178,22 @@ def component_counts(games: pd.DataFrame, column: str, separator: str) -> pd.Dat
     return counts.reindex(games["game_key"], fill_value=0)
 
 
+def lopsided(comparison: Comparison, kind: str, element: str) -> None:
+    """A component's effect read from a small share of the games (a tile almost always in
+    play, so "without it" is a handful of deals) is not trusted as a causal effect: the few
+    games on one side may differ in more than that component. It is shown as an association,
+    named with that share and with the designed experiment that tests it (forced in against
+    kept out on the same seeds), until a replay confirms it."""
+    share = comparison.exposed_share
+    if not (math.isfinite(share) and min(share, 1 - share) < SMALL_SHARE):
+        return
+    side = "without" if share > 0.5 else "with"
+    comparison.group = ASSOCIATION
+    comparison.causal_test = effects_command(kind, element.removeprefix(MASTER_PREFIX))
+    comparison.claim += (f", read from the {min(share, 1 - share):.0%} of games {side} it "
+                         "(an association until the designed experiment confirms it)")
+
+
 def _skipped_note(title: str, skipped: list[str]) -> Note:
     return Note(f"{title}: {', '.join(skipped)} in play in every game (or in none) of each "
                 "lineup, so there is nothing to compare them with.")
@@ -191,8 +211,10 @@ def _family(data: RunData, slug: str, title: str, counts: pd.DataFrame) -> list:
     effects: list[tuple[str, str, dict, Comparison | None]] = []
     labels, skipped = [], []
     topic = BOARD_TOPIC if slug == "unification-board-in-play" else ""
+    kind = KIND_OF_FAMILY.get(slug, "")
     for element in counts.columns:
         found = []
+        component = (kind, element.removeprefix(MASTER_PREFIX))
         for strategy in strategies:
             rows = players[players["strategy"] == strategy]
             found.append(association(
@@ -200,16 +222,17 @@ def _family(data: RunData, slug: str, title: str, counts: pd.DataFrame) -> list:
                 strata="lineup", clusters="game_key", label=f"{element}: {strategy} win rate",
                 subject=f"With {element} in play", measure=f"{strategy} win rate",
                 scale=100, unit="points per copy",
-                method_note="same lineup, game-clustered", group=CAUSAL))
+                method_note="same lineup, game-clustered", group=CAUSAL, component=component))
         found.append(association(
             per_game, outcome="mean_vp", exposure=per_game[element], strata="lineup",
             clusters=None, label=f"{element}: mean VP", subject=f"With {element} in play",
             measure="mean VP per player", unit="VP per copy", method_note="same lineup",
-            group=CAUSAL,
-            component=(KIND_OF_FAMILY.get(slug, ""), element.removeprefix(MASTER_PREFIX))))
+            group=CAUSAL, component=component))
         for _, comparison in found:
             if comparison and topic:
                 comparison.topic = topic
+            if comparison and kind:
+                lopsided(comparison, kind, element)
         if all(math.isnan(row["estimate"]) for row, _ in found):
             skipped.append(element)
             continue

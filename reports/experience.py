@@ -367,3 +367,25 @@ def paired_sections(tables: Sequence[tuple[str, pd.DataFrame | None]]) -> list[S
             section.blocks += paired_blocks(table, f"{SLUG}-paired-{i}",
                                             f"Experience, {label}" if label else "Experience")
     return [section]
+
+
+def usage_section(pairs: Sequence[tuple[str, pd.DataFrame]]) -> list[Section]:
+    """Each pair's components' use, base against variant: uses per game, VP per use and the
+    pick rate when offered (``zsim.experience.usage``), those that moved by a fifth first."""
+    if not pairs:
+        return []
+    section = Section(f"{SLUG}-usage", "Usage, base against variant",
+                      "How often each component is used (Walls built on a Wall tile's section "
+                      "per game it lay on, tiles taken and rewards taken per game), what a use "
+                      "scores (VP per Wall), and how often it was picked when offered (a tile "
+                      "dealt but not kept counts as offered; from the runs' option tables), in "
+                      "the base and in the variant. Rows that moved by a fifth or more come "
+                      "first. Counts, not tests: a use that moved tells where to look.")
+    for i, (label, joined) in enumerate(pairs):
+        shown = joined.sort_values(["moved", "kind", "component"], ascending=[False, True,
+                                                                              True])
+        section.blocks.append(Table(
+            f"{SLUG}-usage-{i}", f"Usage, {label}" if label else "Usage", shown,
+            formats={c: "{:.2f}" for c in shown.columns if c.startswith(("uses", "vp_per"))}
+            | {c: "{:.0%}" for c in shown.columns if c.startswith("picked")}))
+    return [section]

@@ -91,7 +91,9 @@ a { color: #0b5cad; }
 <span class="assumed">{{ item.assumed }}</span>{% endif %} <em>({{ item.detail }})</em>
 {% if item.also %}<br><small>Also: {{ item.also }}</small>{% endif %}
 {% if item.causal_test %}<br><small>An association; tested by design with
-<code>{{ item.causal_test }}</code></small>{% endif %}
+<code>{{ item.causal_test }}</code></small>{% elif item.no_test %}<br><small>An association;
+{{ item.no_test }}</small>{% endif %}
+{% if item.recheck %}<br><small>Recheck: {{ item.recheck }}</small>{% endif %}
 <a href="#{{ item.figure }}">see figure</a></li>
 {% endfor %}</ol>{% endfor %}{% else %}<p class="note">{{ block.empty }}</p>{% endif %}
 {% elif block.kind == "points" %}
@@ -195,7 +197,8 @@ def _finding(finding: Finding) -> dict:
     return {"claim": lead.claim, "figure": lead.figure, "detail": finding_detail(lead),
             "assumed": reasons(lead.assumed) if lead.assumed else "",
             "also": "; ".join(c.claim for c in finding.also),
-            "causal_test": lead.causal_test}
+            "causal_test": lead.causal_test, "no_test": lead.no_test,
+            "recheck": finding.recheck}
 
 
 def render(title: str, subtitle: str, sections: list[Section],

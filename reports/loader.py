@@ -81,6 +81,9 @@ class RunData:
     names: dict[str, str] = field(default_factory=dict)
     readings: dict[str, list[Path]] = field(default_factory=dict)
     box_problem: str = ""
+    #: VP categories no component of the runs' boxes can score in (category -> why): zero by
+    #: rule, not for want of use, so not a dead component.
+    zero_by_rule: dict[str, str] = field(default_factory=dict)
 
     @property
     def finished(self) -> pd.DataFrame:
@@ -188,9 +191,10 @@ def load_runs(paths: list[Path]) -> RunData:
 
     games = games.assign(game_key=range(len(games)))
     players = _with_lineups(keyed(tables["players"]))
-    assumed, names, readings, problem = _components([info for info, _ in loaded])
+    assumed, names, readings, problem, silent = _components([info for info, _ in loaded])
     return RunData(
         assumed=assumed, names=names, readings=readings, box_problem=problem,
+        zero_by_rule=silent,
         runs=[info for info, _ in loaded], players=players, games=games,
         walls=keyed(tables["walls"]), rewards=keyed(tables["rewards"]),
         abilities=keyed(_concat(optional[ABILITIES])) if optional[ABILITIES] else None,
@@ -198,7 +202,7 @@ def load_runs(paths: list[Path]) -> RunData:
 
 
 def _components(runs: list[RunInfo]) -> tuple[dict[str, str], dict[str, str],
-                                             dict[str, list[Path]], str]:
+                                             dict[str, list[Path]], str, dict[str, str]]:
     """What the report says of the runs' components: which are assumed and why, their display
     names, and the variant files that read an assumed one another way. Each run's box is
     loaded as it was played (its directory and variants, from run.json); a run whose box
@@ -211,6 +215,7 @@ def _components(runs: list[RunInfo]) -> tuple[dict[str, str], dict[str, str],
 
     assumed: dict[str, str] = {}
     names: dict[str, str] = {}
+    silent: dict[str, str] | None = None  # what every run's box cannot score in
     for run in runs:
         experiment = run.experiment
         variants = [f"{k}={v}" for k, v in (experiment.get("variants") or {}).items()]
@@ -219,10 +224,27 @@ def _components(runs: list[RunInfo]) -> tuple[dict[str, str], dict[str, str],
             box = parse(variants).load_box(box_dir)
         except (BoxError, OptionError, OSError, ValueError) as error:
             first = str(error).splitlines()[0] if str(error) else type(error).__name__
-            return {}, {}, {}, f"{run.path}: its component box cannot be read ({first})"
+            return {}, {}, {}, f"{run.path}: its component box cannot be read ({first})", {}
         assumed.update(assumed_components(box))
         names.update(component_names(box))
-    return assumed, names, variant_files(configs_dir("variants"), assumed), ""
+        scoring = {"vp_rewards": rewards_score(box)}
+        found = {k: why for k, why in SILENT.items() if not scoring[k]}
+        silent = found if silent is None else {k: v for k, v in silent.items() if k in found}
+    return assumed, names, variant_files(configs_dir("variants"), assumed), "", silent or {}
+
+
+#: Categories only some boxes can score in, and why one that cannot scores nothing.
+SILENT = {"vp_rewards": "no Unification reward of the box gives VP, so no player can score "
+                        "in it by rule"}
+
+
+def rewards_score(box: Any) -> bool:
+    """Whether any reward of any Unification board of ``box`` has an effect that scores VP."""
+    rewards = {r for board in box.unification_boards for aspect in board.aspects
+               for r in aspect.rewards}
+    return any(str(getattr(effect, "effect", "")).startswith("vp")
+               for name in rewards if name in box.abilities
+               for option in box.abilities[name].options for effect in option)
 
 
 def _with_lineups(players: pd.DataFrame) -> pd.DataFrame:

@@ -60,8 +60,10 @@ class Comparison:
     #: What the finding is about ("Players who kept start_ship_2"): tests of one topic (its
     #: win rate and its score) are one finding on the page. Empty: the label.
     topic: str = ""
-    #: For an association: the command whose design tests the same question causally.
+    #: For an association: the command whose design tests the same question causally; or,
+    #: when no command does, why not and what replays it instead.
     causal_test: str = ""
+    no_test: str = ""
     #: The assumed components the comparison involves, id -> the reason they are assumed
     #: (filled in by ``zsim.reports.assumed.mark``).
     assumed: dict[str, str] = field(default_factory=dict)
@@ -72,6 +74,15 @@ class Comparison:
     #: The component the test is about, as (kind, id) of ``zsim.options.KINDS``, when a
     #: forced-in/kept-out design can replay it (``zsim report --recheck``); empty otherwise.
     component: tuple[str, str] | tuple[()] = ()
+    #: The difference itself and its 95% interval, in ``unit`` (NaN when the test gives none):
+    #: what a replay under other bots is judged against (``zsim.recheck.judge``).
+    estimate: float = math.nan
+    low: float = math.nan
+    high: float = math.nan
+    #: For a component in play: the share of the compared games that had it. An effect read
+    #: from the few games on one side (a tile almost always in play) is shown as an
+    #: association until a designed experiment confirms it (``zsim.reports.recheck``).
+    exposed_share: float = math.nan
 
     @property
     def significant(self) -> bool:
@@ -134,6 +145,10 @@ class Finding:
 
     lead: Comparison
     also: list[Comparison] = field(default_factory=list)
+    #: The verdict of its replay under other bots or by design (``zsim.recheck.VERDICTS``),
+    #: empty when it was not replayed, and the sentence that says it with both intervals.
+    verdict: str = ""
+    recheck: str = ""
 
     @property
     def group(self) -> str:

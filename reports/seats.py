@@ -16,6 +16,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.layout_engine import ConstrainedLayoutEngine
 
+from zsim.recheck import SEAT
 from zsim.reports.common import MIN_GAMES, new_figure, player_count_label, too_few
 from zsim.reports.loader import RunData
 from zsim.reports.model import SEATING, Comparison, Figure, Note, Section, Table
@@ -79,7 +80,11 @@ def _comparison(model: SeatModel, term: str, rows: pd.DataFrame, labels: list[st
     best = rows.iloc[far]
     relative = best["adjusted"] / fair - 1
     level = labels[far].replace("\n", " (") + (")" if "\n" in labels[far] else "")
+    excess = (best["adjusted"] - fair) * 100, (best["low"] - fair) * 100, \
+        (best["high"] - fair) * 100
     return Comparison(
+        estimate=excess[0], low=excess[1], high=excess[2], unit="points",
+        component=() if term == "strategy" else (f"{SEAT}{term}", str(rows.index[far])),
         label=f"{TERMS[term]}, {player_count_label(model.n_players)}",
         claim=(f"In {model.n_players}-player games, adjusted for {others}, {TERMS[term]} "
                f"{level} wins {best['adjusted']:.1%} (95% CI {best['low']:.1%} to "

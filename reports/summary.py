@@ -10,12 +10,14 @@ named here; the findings section lists them all.
 from __future__ import annotations
 
 import math
+import re
 from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from zsim.compare import KEYS, per_game
 from zsim.reports.assumed import MARK, reasons
 from zsim.reports.common import MIN_GAMES, percent, win_rates
 from zsim.reports.findings import detectable_by_unit
@@ -32,11 +34,20 @@ from zsim.reports.model import (
     Section,
     Table,
 )
+from zsim.reports.recheck import NOT_REPLAYABLE, unreplayed
+from zsim.sequential import MAX_STAGES, half_width, spread
 from zsim.stats import trials_for_wilson
 
 FIRST_SCREEN = 15  # findings named on the summary
-#: How many findings of each kind the summary names, causal ones first.
-SHARES = ((CAUSAL, 6), ((STRATEGY, SEATING), 4), (ASSOCIATION, 5))
+#: How many findings of each kind the summary names, causal ones first. Seat, colour and
+#: first-player findings have a share of their own, so strategy findings cannot crowd them out;
+#: head-to-head gaps count as one (``_points``).
+SHARES = ((CAUSAL, 4), (STRATEGY, 3), (SEATING, 4), (ASSOCIATION, 4))
+TITLES = {CAUSAL: "Largest causal setup effects", STRATEGY: "Strategies",
+          SEATING: "Seats, colours and turn order", ASSOCIATION: "Strongest associations"}
+#: The share of games whose winner leads for good from round 1 on above which the summary
+#: says the leader runs away with the game.
+RUNAWAY = 0.15
 #: A component used less than this share of the median of its kind is "near-dead".
 RARE = 0.5
 #: A reward taken in fewer than this share of the games on its board is "near-dead".
@@ -56,32 +67,72 @@ def strategy_table(data: RunData) -> pd.DataFrame:
                   "fair_share", "mean_vp"]]
 
 
-def _sentence(finding: Finding) -> Point:
+def _sentence(finding: Finding, data: RunData | None = None) -> Point:
     lead = finding.lead
     text = lead.claim
     if finding.also:
         text += "; also " + "; ".join(c.label for c in finding.also[:2])
-    if lead.assumed:
-        text += f" [{reasons(lead.assumed)}]"
+    assumed = dict(lead.assumed)
+    if data is not None and lead.label.startswith("colour"):
+        assumed.update(colour_sets(data))
+    if assumed:
+        text += f" [{reasons(assumed)}]"
     if lead.causal_test:
         text += f". Association: test it with `{lead.causal_test}`"
+    elif lead.no_test:
+        text += f". Association: {lead.no_test}"
+    text += f". Recheck: {unreplayed(finding)}"
     return Point(text + ".", lead.figure)
+
+
+def colour_sets(data: RunData) -> dict[str, str]:
+    """A colour carries its Alchemist set: a colour finding rests on the assumed split of the
+    Alchemist abilities into sets, when the box assumes it."""
+    why = next((v for k, v in data.assumed.items() if re.fullmatch(r"alch_\d+_\d+", k)), "")
+    # a card's own reason comes first, its ability's after: the set's is the card's
+    return {"colour = Alchemist set": why.split("; ")[0]} if why else {}
+
+
+def head_to_head(finding: Finding) -> bool:
+    return " against " in finding.lead.topic
+
+
+def _points(findings: list[Finding], data: RunData | None = None) -> list[Point]:
+    """The sentences of one part: head-to-head gaps (a pair's finishing order and its score
+    gap, pair after pair) grouped into one sentence rather than repeated."""
+    pairs = [f for f in findings if head_to_head(f)]
+    points = [_sentence(f, data) for f in findings if not head_to_head(f)]
+    if pairs:
+        gaps = "; ".join(f.lead.claim.split(" (")[0].replace(" scores ", " ").removesuffix(
+            " in the games they share") for f in pairs)
+        points.append(Point(f"Head-to-head gaps ({len(pairs)} pairs, each by its strongest "
+                            "test: finishing order or score within the games they share): "
+                            f"{gaps}. Recheck: {NOT_REPLAYABLE}.", pairs[0].lead.figure))
+    return points
 
 
 def first_screen(listed: list[Finding]) -> list[tuple[str, list[Finding]]]:
     """The findings the summary names, by part: the strongest of each group, causal first,
-    ``FIRST_SCREEN`` at most."""
+    ``FIRST_SCREEN`` at most (every head-to-head gap of the strategy part counts as one)."""
     parts = []
-    for groups, share in SHARES:
-        wanted = (groups,) if isinstance(groups, str) else groups
-        title = {CAUSAL: "Largest causal setup effects", ASSOCIATION: "Strongest associations",
-                 }.get(wanted[0], "Strategy, seats, colours and turn order")
-        parts.append((title, [f for f in listed if f.group in wanted][:share]))
+    for group, share in SHARES:
+        found = [f for f in listed if f.group == group]
+        if group == SEATING:  # the seat model's strategy term repeats the strategy part
+            found = [f for f in found if not f.lead.label.startswith("strategy")]
+        if group == STRATEGY:
+            others = [f for f in found if not head_to_head(f)]
+            pairs = [f for f in found if head_to_head(f)]
+            found = others[:share - 1 if pairs else share] + pairs
+        else:
+            found = found[:share]
+        parts.append((TITLES[group], found))
     return parts
 
 
-def rare_walls(data: RunData) -> list[Point]:
-    """Wall tiles built on far less than the median tile, with their VP per Wall."""
+def rare_walls(data: RunData, listed: list[Finding] | None = None) -> list[Point]:
+    """Wall tiles built on far less than the median tile, with their VP per Wall, and what
+    the recheck of the tile's Walls found under stronger play (a tile the heuristic bots
+    shun may be built on by a stronger bot)."""
     games = data.finished
     columns = [c for c in games.columns if c.startswith("wall_tile_")]
     if not columns or data.walls.empty:
@@ -94,10 +145,20 @@ def rare_walls(data: RunData) -> list[Point]:
     median = float(per_game.median())
     return [Point(f"Wall tile {tile}: {rate:.2f} Walls a game where it lies "
                   f"(median tile {median:.2f})"
-                  + (f", at {vp[tile]:.1f} VP each" if tile in vp else "") + ".",
-                  "fig-wall-built")
+                  + (f", at {vp[tile]:.1f} VP each" if tile in vp else "") + "."
+                  + _built_recheck(listed or [], str(tile)), "fig-wall-built")
             for tile, rate in per_game.sort_values().items()
             if rate < RARE * median and sections[tile] >= MIN_GAMES]
+
+
+def _built_recheck(listed: list[Finding], tile: str) -> str:
+    """`` Recheck: ...`` of the finding on how often ``tile`` is built on, when replayed."""
+    for finding in listed:
+        for comparison in (finding.lead, *finding.also):
+            if (comparison.component == ("wall_tiles", tile)
+                    and comparison.label.startswith("Walls built on") and finding.verdict):
+                return f" Recheck of its Walls built: {finding.recheck}."
+    return ""
 
 
 def rare_rewards(data: RunData) -> list[Point]:
@@ -116,7 +177,10 @@ def rare_rewards(data: RunData) -> list[Point]:
 
 
 def zero_categories(data: RunData) -> list[Point]:
-    columns = [c for c in data.players.columns if c.startswith("vp_") and c != "vp_total"]
+    """VP categories nobody scored in, but not those no component can score in by rule (no
+    reward gives VP): those are not dead, they are empty by design."""
+    columns = [c for c in data.players.columns if c.startswith("vp_") and c != "vp_total"
+               and c not in data.zero_by_rule]
     return [Point(f"{c.removeprefix('vp_')}: no player scored a point in it in any game.",
                   "fig-vp-categories")
             for c in columns if not data.players[c].fillna(0).any()]
@@ -177,6 +241,51 @@ def games_for_win_rates(table: pd.DataFrame, games: int,
     return float(math.ceil(round(max(needed), 9))) if needed and games > 0 else math.nan
 
 
+def games_for_sequences(players: pd.DataFrame, stage: int,
+                        half: float = PRECISION_POINTS) -> float:
+    """Games ``--until-precision`` plays, in stages of ``stage`` games of this run's design,
+    before every win rate's confidence sequence is within ``± half`` points: the sequences of
+    ``zsim.sequential`` (as the runner judges them, tuned to ``stage`` games) at each rate's
+    observed spread, a strategy getting its share of each stage's games. NaN without games."""
+    if stage <= 0 or players.empty:
+        return math.nan
+    values = per_game(players.assign(game=players["game_key"]), ["win_share"])
+    played = players["game_key"].nunique()
+    stages = 1
+    for _, group in values.groupby(level=KEYS):
+        share = len(group) / played
+        sd = spread(group["win_share"].to_numpy(float), 1.0)
+        while (half_width(sd, int(stages * stage * share), stage) > half / 100
+               and stages < MAX_STAGES):
+            stages += 1
+    return float(stages * stage)
+
+
+def runaway(data: RunData) -> list[Point]:
+    """Per player count, the share of games whose eventual winner leads in standing for good
+    from the end of round 1, when it is large (``RUNAWAY``): a designer's runaway leader."""
+    from zsim.experience import data as experience_data
+
+    try:
+        games = experience_data.read([run.path for run in data.runs],
+                                     players=data.players).games
+    except (OSError, ValueError, KeyError):
+        return []
+    if games.empty or "decided_round" not in games:
+        return []
+    points = []
+    for n, rows in games.groupby("n_players"):
+        if len(rows) < MIN_GAMES:
+            continue
+        early = float((rows["decided_round"] <= 1).mean())
+        if early >= RUNAWAY:
+            points.append(Point(
+                f"Runaway leader: in {early:.0%} of {n}-player games ({len(rows)} recorded) the "
+                "eventual winner leads in standing from round 1 on and never loses the lead.",
+                "experience"))
+    return points
+
+
 def _unresolved(data: RunData, sections: list[Section]) -> Points:
     items = []
     families: dict[tuple[str, str], list] = defaultdict(list)
@@ -198,13 +307,18 @@ def _unresolved(data: RunData, sections: list[Section]) -> Points:
     if len(table):
         widest = table.iloc[(table["win_high"] - table["win_low"]).argmax()]
         half = (widest["win_high"] - widest["win_low"]) / 2 * 100
-        needed = games_for_win_rates(table, int(data.finished["game_key"].nunique()))
+        games = int(data.finished["game_key"].nunique())
+        needed = games_for_win_rates(table, games)
+        staged = games_for_sequences(data.players, games)
         if half > PRECISION_POINTS:
             items.append(Point(
                 f"Win rates are known to ±{half:.1f} points at worst ({widest['strategy']}, "
                 f"{widest['n_players']} players); ±{PRECISION_POINTS:g} points for every win "
-                f"rate needs about {needed:,.0f} games (`--until-precision "
-                f"{PRECISION_POINTS:g}` plays until then).", "strategies"))
+                f"rate needs about {needed:,.0f} games played as one fixed batch (Wilson "
+                f"intervals). `--until-precision {PRECISION_POINTS:g}` judges anytime-valid "
+                "confidence sequences, which stay valid however often they are looked at and "
+                f"so are wider: in stages of {games:,} games it stops after about "
+                f"{staged:,.0f} games.", "strategies"))
     return Points("What these games could not resolve", items,
                   "Every family of tests found something.")
 
@@ -225,14 +339,14 @@ def _intro(games: int, listed: list[Finding]) -> str:
             "rulebook does not print (assumed), with the reason.")
 
 
-def _dead(data: RunData) -> Points:
+def _dead(data: RunData, listed: list[Finding] | None = None) -> Points:
     """Components hardly ever used, once there are games enough to say so."""
     title = "Dead or near-dead components"
     games = len(data.finished)
     if games < MIN_GAMES:
         return Points(title, [], f"Too few games ({games}; at least {MIN_GAMES} needed) to "
                                  "call any component dead or near-dead.")
-    return Points(title, rare_walls(data) + rare_rewards(data) + zero_categories(data),
+    return Points(title, rare_walls(data, listed) + rare_rewards(data) + zero_categories(data),
                   "Every component is used in a fair share of games.")
 
 
@@ -247,9 +361,12 @@ def section(data: RunData, sections: list[Section], listing: Section) -> Section
         formats={"win_rate": "{:.1%}", "win_low": "{:.1%}", "win_high": "{:.1%}",
                  "fair_share": "{:.1%}", "mean_vp": "{:.1f}"}))
     parts = first_screen(listed)
-    result.blocks += [Points(title, [_sentence(f) for f in chosen],
+    result.blocks += [Points(title, _points(chosen, data),
                              "None significant after correction.") for title, chosen in parts]
-    result.blocks.append(_dead(data))
+    flow = runaway(data)
+    if flow:
+        result.blocks.append(Points("How the games unfold", flow))
+    result.blocks.append(_dead(data, listed))
     result.blocks.append(_assumed(data, sections, listed,
                                   [f for _, chosen in parts for f in chosen]))
     result.blocks.append(_unresolved(data, sections))

@@ -31,6 +31,11 @@ INTRO = ("Every tile is compared with the other tiles in the same situation (see
          "caption); intervals are 95% (bootstrap for means, Wilson for win rates, "
          "game-clustered for adjusted differences).")
 
+#: What tests a tile's VP per Wall: `zsim effects` measures win rates and scores, not the
+#: Walls of one section, so the report's recheck does it by design.
+PER_WALL = ("`zsim effects wall_tiles` measures win rates, not VP per Wall; the report's "
+            "recheck (`zsim report RUN`, by default) forces the tile into play against "
+            "another tile on the same section, game by game, and compares VP per Wall there")
 
 def _slots(data: RunData) -> pd.DataFrame:
     """One row per Wall section of each finished game: its tile and the Walls built on it."""
@@ -58,7 +63,7 @@ def _built_figure(slots: pd.DataFrame, tiles: list[str], counts: list[int]) -> F
             clusters="game_key", label=f"Walls built on {tile}",
             subject=f"Sections with {tile}", measure="Walls built per game",
             method_note="same lineup and section, game-clustered", unit="Walls", digits=2,
-            group=CAUSAL)
+            group=CAUSAL, component=("wall_tiles", tile))
         if comparison:
             comparisons.append(comparison)
     fig, axes = new_figure(height=3.4)
@@ -87,7 +92,7 @@ def _vp_figure(walls: pd.DataFrame, tiles: list[str]) -> Figure:
             clusters="game_key", label=f"VP per Wall on {tile}",
             subject=f"A Wall on {tile}", measure="scores",
             method_note="same tier and player count, game-clustered",
-            causal_test=effects_command("wall_tiles", tile))
+            component=("wall_tiles", tile), no_test=PER_WALL)
         if comparison:
             comparisons.append(comparison)
     tiers = sorted(walls["tier"].unique())

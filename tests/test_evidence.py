@@ -15,7 +15,17 @@ from zsim.components import default_box_dir, load_box
 from zsim.game import Game
 from zsim.options import GameOptions
 from zsim.paths import configs_dir
-from zsim.recheck import CANNOT_TELL, FLIPS, HOLDS, judge, keeper_excess, mean_interval
+from zsim.recheck import (
+    CANNOT_TELL,
+    FLIPS,
+    HOLDS,
+    SHRINKS,
+    VANISHED,
+    judge,
+    keeper_edge,
+    keeper_excess,
+    mean_interval,
+)
 from zsim.reports.assumed import MARK, Marker, assumed_components, component_names, mark
 from zsim.reports.common import forest, new_figure
 from zsim.reports.findings import findings
@@ -103,6 +113,112 @@ def test_a_replay_holds_flips_or_cannot_tell():
     assert judge(1, 0.5, 2.0) == HOLDS and judge(-1, -3, -1) == HOLDS
     assert judge(1, -2.0, -0.1) == FLIPS
     assert judge(1, -0.1, 2.0) == CANNOT_TELL and judge(1, math.nan, math.nan) == CANNOT_TELL
+
+
+def test_a_replay_short_of_the_original_shrinks_or_vanished():
+    # the finding: +41 points [+35, +47]
+    assert judge(1, 30.0, 50.0, 41.0) == HOLDS
+    assert judge(1, 2.0, 15.0, 41.0) == SHRINKS  # still positive, wholly short of +41
+    assert judge(1, -6.0, 8.0, 41.0) == VANISHED  # holds zero, excludes +41
+    assert judge(1, -6.0, 45.0, 41.0) == CANNOT_TELL  # holds both: too few games
+    assert judge(-1, -10.0, -2.0, -17.6) == SHRINKS and judge(-1, -3.0, 4.0, -17.6) == VANISHED
+    assert judge(-1, 1.0, 9.0, -17.6) == FLIPS
+
+
+def test_a_keepers_edge_pairs_each_forced_game_with_the_same_seat_kept_out():
+    forced = pd.DataFrame({"game": [0, 0, 1, 1, 2, 2], "seat": [0, 1, 0, 1, 0, 1],
+                           "start_tile": ["a", "b", "b", "a", "b", "b"],
+                           "win_share": [1.0, 0.0, 0.5, 0.5, 1.0, 0.0]})
+    excluded = forced.assign(win_share=[0.0, 1.0, 0.5, 0.5, 1.0, 0.0], start_tile="b")
+    # game 0: seat 0 kept it and won, lost without it (+1); game 1: seat 1 tied both (0)
+    assert list(keeper_edge(excluded, forced, "a")) == [1.0, 0.0]
+    assert keeper_edge(excluded, forced, "zzz").size == 0
+
+
+def test_walls_built_compare_the_tiles_section_with_the_same_section_kept_out(tmp_path):
+    from zsim.recheck import walls_built_difference
+
+    forced, excluded = tmp_path / "force", tmp_path / "exclude"
+    for where in (forced, excluded):
+        where.mkdir()
+    pd.DataFrame({"game": [0, 1], "wall_tile_1": ["t", "u"], "wall_tile_2": ["u", "t"]}
+                 ).to_parquet(forced / "games.parquet")
+    # game 0: t on section 0, 3 Walls there (1 with it kept out); game 1: t on section 1,
+    # no Wall there (2 with it kept out)
+    pd.DataFrame({"game": [0, 0, 0, 0, 1], "section": [0, 0, 0, 1, 0],
+                  "vp": [1, 2, 3, 9, 9]}).to_parquet(forced / "walls.parquet")
+    pd.DataFrame({"game": [0, 1, 1], "section": [0, 1, 1], "vp": [5, 4, 6]}).to_parquet(
+        excluded / "walls.parquet")
+    assert list(walls_built_difference(excluded, forced, "t")) == [2.0, -2.0]
+    # VP per Wall there: game 0 2 against 5; game 1 has no Wall on t's section: no value
+    assert list(walls_built_difference(excluded, forced, "t", vp=True)) == [-3.0]
+
+
+def test_mirror_findings_are_one_replay_and_summary_findings_come_first():
+    from zsim.reports.model import Finding, FindingList
+    from zsim.reports.recheck import candidates
+
+    def tested(label, component, estimate, group=CAUSAL, topic=""):
+        return Comparison(label=label, claim=label, method="t", pvalue=0.001, effect=estimate,
+                          effect_kind="d", games=100, group=group, topic=topic, adjusted=0.001,
+                          component=component, estimate=estimate, low=estimate - 1,
+                          high=estimate + 1)
+
+    boards = Finding(tested("board1: mean VP", ("board", "board1"), 3.0),
+                     [tested("board2: mean VP", ("board", "board2"), -3.0)])
+    tile = Finding(tested("Starting tile s1", ("starting_tiles", "s1"), 41.0, ASSOCIATION))
+    strategy = Finding(tested("wall_pairs: governor win rate", ("wall_tiles", "wall_pairs"),
+                              9.7))  # a causal effect from balanced games: not replayed
+    lopsided = Finding(tested("wall_x: governor win rate", ("wall_tiles", "wall_x"), 9.7,
+                              ASSOCIATION))
+    listing = Section("findings", "Findings", "", [FindingList(
+        [boards, strategy, tile, lopsided], "")])
+    found = candidates(listing, [[tile]])
+    assert [c.component for _, c in found] == ["s1", "board1", "wall_x"]
+    # the summary's parts in turn: the first of each, then the second of each
+    assert [c.component for _, c in candidates(listing, [[boards, lopsided], [tile]])] == [
+        "board1", "s1", "wall_x"]
+    assert found[0][1].original == pytest.approx(0.41) and found[0][1].measure == "keeper_win"
+    assert found[1][1].mirrors == ("board2: mean VP",) and found[1][1].sign == 1
+    assert found[2][1].measure == "strategy_win" and found[2][1].strategy == "governor"
+
+
+def test_an_effect_read_from_few_games_is_an_association_until_a_design_confirms_it():
+    from zsim.reports.components import lopsided
+
+    few = Comparison(label="wall_pairs: governor win rate", claim="With wall_pairs in play: x",
+                     method="t", pvalue=0.001, effect=0.3, effect_kind="d", games=100,
+                     group=CAUSAL, exposed_share=0.86)
+    lopsided(few, "wall_tiles", "wall_pairs")
+    assert few.group == ASSOCIATION and "14% of games without it" in few.claim
+    assert few.causal_test.startswith("zsim effects wall_tiles --only wall_pairs")
+    even = Comparison(label="board1: mean VP", claim="c", method="t", pvalue=0.001, effect=0.3,
+                      effect_kind="d", games=100, group=CAUSAL, exposed_share=0.5)
+    lopsided(even, "board", "board1")
+    assert even.group == CAUSAL and not even.causal_test
+
+
+def test_the_games_until_precision_plays_come_from_the_runners_confidence_sequences():
+    from zsim.reports.summary import games_for_sequences
+
+    rng = np.random.default_rng(5)
+    games = 400
+    rows = [{"game_key": g, "n_players": 2, "strategy": s, "win_share": float(w)}
+            for g in range(games) for s, w in zip(("a", "b"), ((1, 0) if rng.random() < 0.55
+                                                               else (0, 1)), strict=True)]
+    players = pd.DataFrame(rows)
+    needed = games_for_sequences(players, games, half=5.0)
+    stages = int(needed // games)
+    assert needed == stages * games
+    for strategy in ("a", "b"):
+        values = players.loc[players["strategy"] == strategy, "win_share"].to_numpy()
+        from zsim.sequential import spread
+        sd = spread(values, 1.0)
+        assert half_width(sd, stages * games, games) <= 0.05
+        if stages > 1:
+            assert max(half_width(spread(players.loc[players["strategy"] == s, "win_share"]
+                                         .to_numpy(), 1.0), (stages - 1) * games, games)
+                       for s in ("a", "b")) > 0.05
 
 
 def test_the_replay_interval_is_the_t_interval_and_keepers_are_counted_per_game():
@@ -247,3 +363,22 @@ def test_the_alchemist_starting_tile_gives_a_general_and_an_alchemist_in_chu_as_
             assert sum(map(sum, player.officials)) == 2 and regions == (0,)
         else:  # no other tile recruits an Alchemist: no Elixir symbol can place a card yet
             assert alchemists == 0 and regions == ()
+
+
+def test_a_seat_colour_or_first_player_edge_is_replayed_as_the_levels_excess_win_share():
+    from zsim.recheck import SEAT, seat_excess
+    from zsim.reports.recheck import _candidate
+
+    players = pd.DataFrame({"game": [0, 0, 1, 1], "n_players": 2, "seat": [0, 1, 0, 1],
+                            "first_player": [1, 1, 0, 0], "colour": ["Blue", "Red", "Red",
+                                                                      "Blue"],
+                            "win_share": [1.0, 0.0, 0.0, 1.0]})
+    assert list(seat_excess(players, "colour", "Blue")) == [0.5, 0.5]
+    assert list(seat_excess(players, "position", "0")) == [-0.5, -0.5]  # the first player
+    assert list(seat_excess(players, "seat", "1")) == [-0.5, 0.5]
+    blue = Comparison(label="colour, 4 players", claim="Blue wins 28.5%", method="Wald",
+                      pvalue=0.001, effect=0.1, effect_kind="h", games=100, adjusted=0.001,
+                      component=(f"{SEAT}colour", "Blue"), estimate=3.5, low=1.6, high=5.4)
+    candidate = _candidate(blue)
+    assert candidate is not None and candidate.measure == "seat_win"
+    assert candidate.original == pytest.approx(0.035) and candidate.sign == 1

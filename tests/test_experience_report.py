@@ -107,13 +107,19 @@ def test_compare_pairs_the_experience_metrics_with_intervals(compared):
 
 def test_sweep_and_effects_pair_the_experience_of_each_value(experiment, tmp_path):
     out = tmp_path / "sweep"
-    result = CliRunner().invoke(main, ["sweep", "rules.palace_vp=6,8", "--experiment",
+    result = CliRunner().invoke(main, ["sweep", "rules.palace_vp=6,8,10", "--experiment",
                                        str(experiment), "--games", "40", "--out", str(out),
                                        "--quiet"])
     assert result.exit_code == 0, result.output
     assert "experience, rules.palace_vp=8" in result.output
     table = pd.read_csv(out / "experience.csv")
-    assert set(table["pair"]) == {"rules.palace_vp=8"}
+    assert set(table["pair"]) == {"rules.palace_vp=8", "rules.palace_vp=10"}
+    # the first value's games are the base of both comparisons: the same games give the
+    # same base values (one win-probability model fitted over every batch)
+    wide = table.pivot_table(index=["n_players", "metric", "games"], columns="pair",
+                             values="base")
+    both = wide.dropna()
+    assert len(both) and np.allclose(both["rules.palace_vp=8"], both["rules.palace_vp=10"])
     effects = tmp_path / "effects"
     small = experiment_file_text(tmp_path, EXPERIMENT.replace("games: 80", "games: 8"))
     result = CliRunner().invoke(main, ["effects", "wall_tiles", "--only", "wall_pairs",
@@ -276,3 +282,50 @@ def test_the_paired_figure_keeps_its_numbers_apart_and_states_its_tests_verdict(
     assert "No statistical test" not in verdict
     assert f"“every experience metric and player count”, {len(table)} tests" in verdict
     assert "decided_round (2p)" in verdict  # significant: starred and named
+
+
+def test_compare_shows_each_components_use_next_to_the_outcomes(compared):
+    """Usage base against variant, recomputed by hand from the batches' Parquet tables."""
+    out, output = compared
+    assert "usage (base -> variant" in output or "usage: no component's use" in output
+    table = pd.read_csv(out / "usage.csv")
+    for side in ("base", "variant"):
+        games = pd.read_parquet(out / side / "games.parquet")
+        walls = pd.read_parquet(out / side / "walls.parquet")
+        slots = [c for c in games.columns if c.startswith("wall_tile_")]
+        long = games.melt(id_vars="game", value_vars=slots, var_name="slot", value_name="tile")
+        long["section"] = long["slot"].str[-1].astype(int) - 1
+        tile = long["tile"].dropna().iloc[0]
+        where = long[long["tile"] == tile]
+        built = walls.merge(where[["game", "section"]], on=["game", "section"])
+        row = table[(table["kind"] == "wall_tiles") & (table["component"] == tile)].iloc[0]
+        assert row[f"games_{side}"] == where["game"].nunique()
+        assert row[f"uses_per_game_{side}"] == pytest.approx(len(built) / len(where))
+        if len(built):
+            assert row[f"vp_per_use_{side}"] == pytest.approx(built["vp"].mean())
+        # a Starting tile's pick rate when offered is its options' chosen over offered
+        options = pd.read_parquet(out / side / "options.parquet")
+        offered = options[options["kind"] == "start_tile"].groupby("option")[
+            ["offered", "chosen"]].sum()
+        name = offered.index[0]
+        picked = table[(table["component"] == f"starting {name}")].iloc[0][f"picked_{side}"]
+        assert picked == pytest.approx(offered.loc[name, "chosen"] / offered.loc[name,
+                                                                                "offered"])
+    html = (out / "report" / "index.html").read_text(encoding="utf-8")
+    assert "Usage, base against variant" in html
+
+
+def test_a_runaway_leader_is_said_on_the_summary_when_games_are_settled_early(compared):
+    from zsim.reports.loader import load_runs
+    from zsim.reports.summary import RUNAWAY, runaway
+
+    run = compared[0] / "base"
+    data = load_runs([run])
+    games = read([run]).games
+    lines = runaway(data)
+    for n, rows in games.groupby("n_players"):
+        early = (rows["decided_round"] <= 1).mean()
+        said = [p.text for p in lines if f"of {n}-player games" in p.text]
+        assert bool(said) == (len(rows) >= 30 and early >= RUNAWAY)
+        if said:
+            assert f"{early:.0%}" in said[0]

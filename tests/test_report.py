@@ -12,6 +12,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pytest
 from chromium import chromium as _chromium
@@ -19,6 +20,7 @@ from click.testing import CliRunner
 
 from zsim.cli import main
 from zsim.decisions import Decision
+from zsim.recheck import VERDICTS
 from zsim.reports import cards, components
 from zsim.reports.build import ReportOutputError, build_report
 from zsim.reports.common import bars_with_intervals, new_figure
@@ -450,7 +452,7 @@ def test_the_page_opens_on_the_summary_and_the_cli_prints_it(run_dir, failing_ru
     for anchor in re.findall(r'<a href="#([\w-]+)">see</a>', summary):
         assert f'id="{anchor}"' in html
     result = CliRunner().invoke(main, ["report", str(run_dir), "--out", str(tmp_path / "r"),
-                                       "--summary"])
+                                       "--summary", "--no-recheck"])
     assert result.exit_code == 0, result.output
     assert result.output.startswith("1. Summary") and "Largest causal setup effects:" in \
         result.output
@@ -470,50 +472,77 @@ def test_assumed_components_carry_the_mark_and_the_reason_on_the_page(report):
 def test_recheck_replays_the_findings_with_one_bot_within_the_budget(run_dir, tmp_path):
     out = tmp_path / "rechecked"
     result = CliRunner().invoke(main, ["report", str(run_dir), "--out", str(out), "--recheck",
-                                       "random", "--budget", "0.05"])
+                                       "random", "--budget", "0.05", "--summary"])
     assert result.exit_code == 0, result.output
     html = (out / "index.html").read_text(encoding="utf-8")
-    assert "<h2>3. Findings under strong play (random)</h2>" in html
+    assert "<h2>3. Findings under stronger play (random)</h2>" in html
     replays = out / "tables" / "recheck.csv"
     if replays.is_file():  # the run's findings included one a constraint can replay
         table = pd.read_csv(replays)
-        assert set(table["verdict"]) <= {"holds", "flips", "cannot tell"}
+        assert set(table["verdict"]) <= set(VERDICTS)
         for _, row in table.iterrows():
-            batch = out / "recheck"
-            assert batch.is_dir()
+            assert (out / "recheck").is_dir()
             assert row["games_measured"] <= row["games_per_batch"]
+            # the terminal prints the replay's numbers, not the finding's
+            assert f"{row['verdict']} under random: {row['estimate']:+.1f}" in result.output
+    # every finding named on the summary says what its recheck found, or why there is none
+    summary = result.output.split("Dead or near-dead")[0]
+    for line in (s for s in summary.splitlines() if s.startswith("  - ")):
+        assert "Recheck: " in line
     result = CliRunner().invoke(main, ["report", str(run_dir), "--out", str(tmp_path / "x"),
                                        "--recheck", "nobody"])
     assert result.exit_code == 2 and "nobody" in result.output
+    result = CliRunner().invoke(main, ["report", str(run_dir), "--out", str(tmp_path / "y"),
+                                       "--recheck", "random", "--no-recheck"])
+    assert result.exit_code == 2 and "contradict" in result.output
 
 
-def test_a_replay_with_real_games_judges_a_tile_within_its_budget(tmp_path):
+def test_a_replay_with_real_games_spends_its_budget_on_the_batches_themselves(tmp_path):
     from zsim.cli.batches import run_players
-    from zsim.recheck import Candidate, recheck
+    from zsim.recheck import FIRST_GAMES, Candidate, keeper_edge, recheck
 
-    base = Experiment(games=4, players=[2], strategies=["basic"], seed=3, jobs=1)
+    base = Experiment(games=40, players=[2], strategies=["basic"], seed=3, jobs=1)
     wanted = [Candidate("keepers of start_ship_2 win", "starting_tiles", "start_ship_2",
-                        "keeper_win", 1),
+                        "keeper_win", 1, original=0.4, original_low=0.3, original_high=0.5),
               Candidate("board1 raises scores", "board", "board1", "mean_vp", 1)]
-    ticks = iter(range(1000))
-    results, left = recheck(base, "basic", wanted, 40.0, tmp_path,
-                            lambda e, out: run_players(e, out, True),
-                            clock=lambda: float(next(ticks)))  # a game takes "1 s"
-    assert [r.candidate.component for r in results] == ["start_ship_2", "board1"]
-    assert not left
-    forced = pd.read_parquet(tmp_path / "0-start_ship_2" / "force" / "players.parquet")
-    kept = forced[forced["start_tile"] == "start_ship_2"]
-    excess = kept.groupby("game")["win_share"].mean() - 0.5
-    assert results[0].games == len(excess) and results[0].played == forced["game"].nunique()
-    if len(excess):
-        assert results[0].estimate == pytest.approx(excess.mean())
-    # A budget for one timed game only replays the first finding, on the fewest games.
-    ticks = iter(range(1000))
-    results, left = recheck(base, "basic", wanted, 2.0, tmp_path / "short",
-                            lambda e, out: run_players(e, out, True),
+    ticks = iter(range(100_000))
+    played: list[int] = []
+
+    def play(experiment, out):
+        played.append(experiment.games)
+        return run_players(experiment, out, True)
+
+    # A game "takes 1 s" (one clock tick per batch): the first batches' cost sets the rest.
+    results, left = recheck(base, "basic", wanted, 200.0, tmp_path, play,
                             clock=lambda: float(next(ticks)))
-    assert len(results) == 1 and results[0].played == 2 and [c.component for c in left] == [
-        "board1"]
+    assert [r.candidate.component for r in results] == ["start_ship_2", "board1"]
+    assert not left and played[:2] == [FIRST_GAMES, FIRST_GAMES] and len(played) == 6
+    first = tmp_path / "0-start_ship_2" / "2p"
+    edges = [keeper_edge(pd.read_parquet(d / "exclude" / "players.parquet"),
+                         pd.read_parquet(d / "force" / "players.parquet"), "start_ship_2")
+             for d in (first, first / "stage-1")]
+    values = np.concatenate(edges)
+    assert results[0].games == len(values) and results[0].played == FIRST_GAMES + played[2]
+    if len(values):
+        assert results[0].estimate == pytest.approx(values.mean())
+    # Too small a budget for more: only the first finding, on its first batches.
+    ticks = iter(range(100_000))
+    played.clear()
+    results, left = recheck(base, "basic", wanted, 0.5, tmp_path / "short", play,
+                            clock=lambda: float(next(ticks)))
+    assert len(results) == 1 and results[0].played == FIRST_GAMES
+    assert [c.component for c in left] == ["board1"] and played == [FIRST_GAMES] * 2
+
+
+def test_the_cost_of_a_game_is_read_off_the_batches_not_a_pilot():
+    from zsim.recheck import Costs
+
+    # Two batches of 20 games, 30 s of wall clock, 40 s of playing on 2 workers: a game adds
+    # half a second, a batch costs 5 s before its first game.
+    costs = Costs(seconds=30.0, games=40, batches=2, playing=40.0)
+    assert costs.per_game(2) == pytest.approx(0.5) and costs.per_batch(2) == pytest.approx(5.0)
+    unknown = Costs(seconds=30.0, games=40, batches=2, playing=None)
+    assert unknown.per_game(2) == pytest.approx(0.75) and unknown.per_batch(2) == 0
 
 
 def test_the_games_that_pin_win_rates_to_two_points_come_from_the_binomial_variance(
@@ -604,3 +633,19 @@ def test_a_reward_with_too_few_takers_is_neither_drawn_nor_estimated(run_dir, tm
         drawn = [t.get_text() for t in figure.figure.axes[0].get_yticklabels()]
         assert label not in drawn and drawn
         assert not any(label in c.label for c in figure.comparisons)
+
+
+def test_the_default_recheck_uses_each_player_counts_strongest_cheap_bot(run_dir, tmp_path):
+    from zsim.strategies.registry import strongest_cheap
+
+    out = tmp_path / "default"
+    result = CliRunner().invoke(main, ["report", str(run_dir), "--out", str(out), "--budget",
+                                       "0.01"])
+    assert result.exit_code == 0, result.output
+    html = (out / "index.html").read_text(encoding="utf-8")
+    bots = " / ".join(dict.fromkeys(strongest_cheap(n) for n in (2, 4)))
+    assert f"Findings under stronger play ({bots})".replace("'", "&#39;") in html
+    replays = out / "tables" / "recheck.csv"
+    if replays.is_file():
+        table = pd.read_csv(replays)
+        assert set(table["bot"]) <= {bots, "the run's lineup"}

@@ -124,26 +124,36 @@ def paired_runs(base: Path, variant: Path) -> pd.DataFrame | None:
     return paired_experience(read([base]), read([variant]))
 
 
-def paired_experience(before: Experience, after: Experience) -> pd.DataFrame | None:
+def refit_together(runs: Sequence[Experience]) -> list[Experience]:
+    """``runs`` with the win probabilities the margin model estimated estimated again by one
+    model fitted on all of them together (``zsim.experience.winprob.refit``), when every run
+    recorded them; otherwise as they are. A sweep pairs its first value with each other one:
+    one fit over every batch gives the base games the same estimates, and so the same base
+    values, in every comparison."""
+    from zsim.experience.data import Experience
+    from zsim.experience.winprob import refit
+
+    if not runs or not all(r.recorded and r.estimators == [MarginModel.name] for r in runs):
+        return list(runs)
+    both = refit(pd.concat([r.trajectories for r in runs], ignore_index=True))
+    return [Experience(both[both["run_id"].isin(r.trajectories["run_id"].unique())],
+                       r.choices, r.options, r.players, r.estimators) for r in runs]
+
+
+def paired_experience(before: Experience, after: Experience,
+                      refitted: bool = False) -> pd.DataFrame | None:
     """``paired_metrics`` of the experience of two runs played on the same seeds, or None
     when either recorded no trajectories.
 
     Win probabilities the margin model estimated are estimated again, by one model fitted on
     both runs together (``zsim.experience.winprob.refit``): with a model of its own fitted on
     each, a difference between the two fits would shift every game's estimates alike, and the
-    paired test would take that for an effect of the variant."""
-    from zsim.experience.data import Experience
-    from zsim.experience.winprob import refit
-
+    paired test would take that for an effect of the variant. ``refitted``: the caller did
+    so already, over more runs (``refit_together``)."""
     if not (before.recorded and after.recorded):
         return None
-    if before.estimators == after.estimators == [MarginModel.name]:
-        both = refit(pd.concat([before.trajectories, after.trajectories], ignore_index=True))
-        mine = both["run_id"].isin(before.trajectories["run_id"].unique())
-        before = Experience(both[mine], before.choices, before.options, before.players,
-                            before.estimators)
-        after = Experience(both[~mine], after.choices, after.options, after.players,
-                           after.estimators)
+    if not refitted:
+        before, after = refit_together([before, after])
     return paired_metrics(before.games, after.games)
 
 

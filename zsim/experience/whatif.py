@@ -9,18 +9,20 @@ one CSV, prints its headline metrics and verdicts, and gives the report its sect
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from zsim.experience.paired import format_table, paired_runs, verdict
+from zsim.experience.paired import format_table, paired_experience, refit_together, verdict
+from zsim.experience.usage import change_lines, changes, usage
 
 if TYPE_CHECKING:
     from zsim.reports.model import Section
 
 CSV = "experience.csv"
+USAGE_CSV = "usage.csv"
 
 
 @dataclass
@@ -29,6 +31,8 @@ class PairedExperience:
     batch recorded no trajectories)."""
 
     tables: list[tuple[str, pd.DataFrame | None]]
+    #: Per pair, its components' use base against variant (``zsim.experience.usage``).
+    usage: list[tuple[str, pd.DataFrame]] = field(default_factory=list)
 
     @property
     def table(self) -> pd.DataFrame:
@@ -42,6 +46,9 @@ class PairedExperience:
     def write_csv(self, out: Path) -> Path:
         path = out / CSV
         self.table.to_csv(path, index=False)
+        if self.usage:
+            pd.concat([t.assign(pair=label) for label, t in self.usage],
+                      ignore_index=True).to_csv(out / USAGE_CSV, index=False)
         return path
 
     def text(self) -> str:
@@ -54,16 +61,28 @@ class PairedExperience:
                 continue
             lines += [f"{head} (variant minus base, * significant after Holm):",
                       format_table(table), verdict(table)]
+        for label, joined in self.usage:
+            moved = change_lines(joined)
+            head = f"usage, {label}" if label else "usage"
+            lines += ([f"{head} (base -> variant; what moved by a fifth or more):"]
+                      + [f"  {line}" for line in moved] if moved else
+                      [f"{head}: no component's use, VP per use or pick rate moved by a fifth"])
         return "\n".join(lines)
 
     def sections(self) -> list[Section]:
         """The report's section (built in the report's style)."""
-        from zsim.reports.experience import paired_sections
+        from zsim.reports.experience import paired_sections, usage_section
 
-        return paired_sections(self.tables)
+        return paired_sections(self.tables) + usage_section(self.usage)
 
 
 def pair_runs(pairs: Sequence[tuple[str, Path, Path]]) -> PairedExperience:
     """Compare each (label, base run, variant run) game by game on the experience metrics."""
-    return PairedExperience([(label, paired_runs(base, variant))
+    from zsim.experience.data import read
+
+    paths = list(dict.fromkeys(path for _, base, variant in pairs for path in (base, variant)))
+    runs = dict(zip(paths, refit_together([read([path]) for path in paths]), strict=True))
+    return PairedExperience([(label, paired_experience(runs[base], runs[variant], True))
+                             for label, base, variant in pairs],
+                            [(label, changes(usage(base), usage(variant)))
                              for label, base, variant in pairs])
