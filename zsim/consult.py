@@ -24,7 +24,7 @@ from zsim.invariants import ScoreAuditError
 from zsim.kinds import KINDS
 
 if TYPE_CHECKING:
-    from types import TracebackType
+    from types import FrameType, TracebackType
 
     from zsim.decisions import Decision, Player
 
@@ -44,17 +44,61 @@ def watch(game: object, note: Any) -> None:
 
 
 def consult(game: object, strategy: Player, view: Any, decision: Decision) -> Any:
-    """The strategy's answer to ``decision`` in ``game``."""
+    """The strategy's answer to ``decision`` in ``game``.
+
+    ``decision`` is the strategy's own copy, which it may write into (``decision.seat = 1``):
+    the seat and kind asked are taken from it into locals of this frame before the call, and
+    blame (``blame``, the watchdog's ``asking``, the note) reads those, never the copy."""
+    seat, kind = decision.seat, decision.kind
+    sheet = _sheet(game)
     note = _note
     if note is None or game is not _watched:
-        return strategy.choose(view, decision)
-    kind = decision.kind
-    note.calling_kind = _KIND_BYTES.get(kind) or str(kind).encode()[:39]
-    note.calling = decision.seat
-    try:
-        return strategy.choose(view, decision)
-    finally:
-        note.calling = -1
+        answer = strategy.choose(view, decision)
+    else:
+        note.calling_kind = _KIND_BYTES.get(kind) or str(kind).encode()[:39]
+        note.calling = seat
+        try:
+            answer = strategy.choose(view, decision)
+        finally:
+            note.calling = -1
+    if sheet is not None and _sheet(game) != sheet:
+        raise ScoreAuditError(_changed(game, sheet, f"{strategy.name!r} (seat {seat})", kind),
+                              seat)
+    return answer
+
+
+def _sheet(game: Any) -> tuple[tuple[tuple[str, int], ...], ...] | None:
+    """The game's score sheets as they stand, immutable (kept in the frame of ``consult``, out
+    of a strategy's cheap reach); None in a fork a search plays (``_public``: the searcher's own
+    game, where nothing is the real game's), which is not checked."""
+    if game._public:
+        return None
+    return tuple(tuple(p.vp.items()) for p in game.state.players)
+
+
+def _changed(game: Any, before: tuple[tuple[tuple[str, int], ...], ...], who: str,
+             kind: str) -> str:
+    """What changed on the score sheets while strategy ``who`` answered: no VP can be scored
+    while a strategy thinks, so that strategy wrote them."""
+    told = []
+    for other, (was, now) in enumerate(zip(before, _sheet(game) or (), strict=False)):
+        was_vp, now_vp = dict(was), dict(now)
+        for category in sorted(set(was_vp) | set(now_vp)):
+            moved = now_vp.get(category, 0) - was_vp.get(category, 0)
+            if moved:
+                told.append(f"seat {other} {moved:+d} VP in {category}")
+    return (f"the score sheet of game seed {game.seed} changed while strategy {who} was "
+            f"deciding {kind!r} ({'; '.join(told) or 'its entries'}): no VP are scored while a "
+            f"strategy thinks, so that strategy wrote into the game")
+
+
+def asked_in(frame: FrameType) -> tuple[int, str] | None:
+    """The seat and kind a frame of ``consult`` asked, as the engine asked them (taken before
+    the strategy was called), or None when the frame has not taken them yet."""
+    seat, kind = frame.f_locals.get("seat"), frame.f_locals.get("kind")
+    if type(seat) is not int or type(kind) is not str:
+        return None
+    return seat, kind
 
 
 def blame(error: BaseException) -> tuple[int | None, str | None]:
@@ -69,9 +113,9 @@ def blame(error: BaseException) -> tuple[int | None, str | None]:
     while tb is not None:
         frame = tb.tb_frame
         if frame.f_code is consult.__code__:
-            decision = frame.f_locals.get("decision")
-            if decision is not None:
-                return decision.seat, decision.kind
+            asked = asked_in(frame)
+            if asked is not None:
+                return asked
         tb = tb.tb_next
     if isinstance(error, IllegalChoice):
         return error.decision.seat, error.decision.kind

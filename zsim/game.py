@@ -897,23 +897,20 @@ class Game:
 
     def _audit(self, names: list[str]) -> None:
         """Fail the game when its score sheet is not what its own events scored (``vp``
-        events): something wrote VP into the game besides the rules. The seat with the most VP
-        it never scored is named as the likely cause."""
+        events): something wrote VP into the game besides the rules. VP written while a
+        strategy answers fail the game at that answer, naming that strategy
+        (``zsim.consult``); what this finds appeared outside every strategy call (a position
+        written by hand, a thread a bot left running), so it blames no seat: the seat whose
+        sheet is wrong need not be the one that wrote it."""
         wrong = score_audit([p.vp for p in self.state.players], self.records.ledger)
         if not wrong:
             return
-        gains: dict[int, int] = {}
-        for seat, _, extra in wrong:
-            gains[seat] = gains.get(seat, 0) + extra
-        culprit = max(gains, key=lambda s: gains[s])
-        blamed = culprit if gains[culprit] > 0 else None
         told = "; ".join(f"seat {seat} ({names[seat]}) has {abs(extra)} VP "
                          f"{'more' if extra > 0 else 'fewer'} in {category} than it scored"
                          for seat, category, extra in wrong)
-        cause = (f"; the likely cause is the strategy of seat {blamed}, {names[blamed]!r}, "
-                 f"which wrote into the game" if blamed is not None else "")
         raise ScoreAuditError(f"the score sheet of game seed {self.seed} is not what the game "
-                              f"scored: {told}{cause}", blamed)
+                              f"scored: {told}; it changed outside every strategy's "
+                              f"decision, so no strategy is named", None)
 
     def final_stats(self, p: PlayerState) -> dict[str, int]:
         stats = dict(p.stats)
