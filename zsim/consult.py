@@ -17,6 +17,7 @@ few hundred nanoseconds per decision; outside a run's worker nothing is noted.
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any
 
 from zsim.decisions import IllegalChoice
@@ -35,6 +36,27 @@ if TYPE_CHECKING:
 _watched: object = None
 _note: Any = None
 _KIND_BYTES = {name: name.encode()[:39] for name in KINDS}  # encoded once, not at each call
+_guarded: tuple[int, int, int] | None = None  # (descriptor, device, inode): see guard_descriptor
+DESCRIPTOR_CLOSED = 86  # the exit code of a worker whose strategy closed its pipe to the run
+
+
+def guard_descriptor(fd: int) -> None:
+    """Check after each noted strategy call that file descriptor ``fd`` (a run's worker's pipe
+    to the run's process) is still the one it was: a strategy that closes it, or closes every
+    descriptor of its process, ends the worker (exit code ``DESCRIPTOR_CLOSED``) while its call
+    is still noted, so that it is named, not the worker."""
+    global _guarded
+    stat = os.fstat(fd)
+    _guarded = (fd, stat.st_dev, stat.st_ino)
+
+
+def _intact(guarded: tuple[int, int, int]) -> bool:
+    fd, dev, ino = guarded
+    try:
+        stat = os.fstat(fd)
+    except OSError:
+        return False
+    return (stat.st_dev, stat.st_ino) == (dev, ino)
 
 
 def watch(game: object, note: Any) -> None:
@@ -60,6 +82,10 @@ def consult(game: object, strategy: Player, view: Any, decision: Decision) -> An
         try:
             answer = strategy.choose(view, decision)
         finally:
+            if _guarded is not None and not _intact(_guarded):
+                # the worker cannot report to the run any more: it ends with the call still
+                # noted, and the run's process fails the game naming this strategy
+                os._exit(DESCRIPTOR_CLOSED)
             note.calling = -1
     if sheet is not None and _sheet(game) != sheet:
         raise ScoreAuditError(_changed(game, sheet, f"{strategy.name!r} (seat {seat})", kind),

@@ -28,7 +28,7 @@ from zsim.components import BoxError
 from zsim.game import Game, any_forks
 from zsim.options import OptionError
 from zsim.rules.lisi import LiSiSeat
-from zsim.runner import backends, chunkfile, lock, writer
+from zsim.runner import backends, chunkfile, lock, stop, writer
 from zsim.runner.boxfiles import load_for_run
 from zsim.runner.experiment import Experiment, ExperimentError, parse_experiment
 from zsim.runner.isolate import Isolated
@@ -112,6 +112,7 @@ def start_run(experiment: Experiment, out: Path, *, source: str = "experiment",
     ``strategies`` to the command line). ``strategies`` maps lineup names to instances, for
     bots that the registry cannot name.
     """
+    out = out.absolute()  # a bot's os.chdir in a worker must not move where the run writes
     experiment = experiment.with_overrides(source, box=str(experiment.box_dir().resolve()))
     context = _context(experiment, source, strategies, given)
     with writer.claim_out(out):
@@ -169,6 +170,7 @@ def resume_run(out: Path, *, jobs: int | None = None, backend: str | None = None
     Only how the run executes may change (jobs, backend, scheduler, failures tolerated, time
     limits, isolated strategies), never what it plays.
     """
+    out = out.absolute()  # a bot's os.chdir in a worker must not move where the run writes
     changes = {"jobs": jobs, "backend": backend, "scheduler": scheduler,
                "max_failures": max_failures, "decision_time_limit": decision_time_limit,
                "game_time_limit": game_time_limit, "isolate": isolate,
@@ -364,19 +366,31 @@ def _games_on_disk(out: Path, bounds: list[tuple[int, int, int]]) -> int:
 @contextlib.contextmanager
 def _sigterm_stops() -> Iterator[None]:
     """While a run plays, SIGTERM stops it as Ctrl-C does (in the main thread, the only one
-    that can take signals)."""
+    that can take signals); both note the stop as the runner's own (``zsim.runner.stop``), so
+    that a game playing in this process lets it through instead of failing on it."""
+    stop.clear()
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def terminate(signum: int, frame: Any) -> None:
+        stop.ask()
         raise Terminated
 
+    def interrupt(signum: int, frame: Any) -> None:
+        stop.ask()
+        raise KeyboardInterrupt
+
     previous = signal.signal(signal.SIGTERM, terminate)
+    before = signal.getsignal(signal.SIGINT)
+    if before is signal.default_int_handler:  # not if the caller set its own
+        signal.signal(signal.SIGINT, interrupt)
     try:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+        if before is signal.default_int_handler:
+            signal.signal(signal.SIGINT, before)
 
 
 def _cannot_write(error: OSError, out: Path | None) -> str:

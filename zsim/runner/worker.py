@@ -32,7 +32,7 @@ from zsim.experience.record import ExperienceRecorder
 from zsim.game import RECORD_FIELDS, Game, GameResult
 from zsim.invariants import violations
 from zsim.options import GameOptions
-from zsim.runner import chunkfile, limits, recorders
+from zsim.runner import chunkfile, limits, recorders, stop
 from zsim.runner.boxfiles import unpack_box
 from zsim.runner.columns import TABLES, Columns
 from zsim.runner.limits import Overrun, TimeLimitExceeded, TimeLimits
@@ -163,8 +163,11 @@ def _play(box: Box, context: RunContext, plan: GamePlan,
             raise BrokenInvariant(f"game seed {plan.seed} ended with broken invariants: "
                                   f"{'; '.join(broken)}")
         records = recorder.finish(game, result) if recorder is not None else {}
-    # a bot calling exit() fails its game too, and so does one over its time limit
-    except (Exception, SystemExit, TimeLimitExceeded) as error:
+    # whatever a game raises fails that game (a bot calling exit(), raising KeyboardInterrupt
+    # or GeneratorExit, one over its time limit), except the runner's own stop
+    except BaseException as error:
+        if stop.is_stop(error):
+            raise
         return game, error, {}
     if log is not None:
         records["kingmaking"] = log.answers  # replayed once the game's time is taken
@@ -234,14 +237,34 @@ def _failed_game_row(plan: GamePlan, failure: dict[str, Any], seconds: float) ->
 def _failure(context: RunContext, plan: GamePlan, error: BaseException) -> dict[str, Any]:
     """The failure record: which game, who was being asked what, and the traceback."""
     seat, decision = blame(error)
-    text = f"{type(error).__name__}: {error}"
+    text = f"{type(error).__name__}: {described(error)}"
     return {
         "run_id": context.run_id, "game": plan.index, "seed": plan.seed,
         "n_players": plan.n_players, "strategies": list(plan.strategies),
         "strategy": plan.strategies[seat] if seat is not None else None,
         "seat": seat, "decision": decision, "error": text,
-        "traceback": "".join(traceback.format_exception(error)),
+        "traceback": _traceback(error),
     }
+
+
+def described(error: BaseException, limit: int = 2000) -> str:
+    """``str(error)``, cut to ``limit`` characters, or what it is when that fails: a strategy's
+    exception may recurse or raise in its ``__str__``, and its game's failure must still be
+    recorded, naming it."""
+    try:
+        text = str(error)
+    except BaseException:  # anything a strategy's code raises
+        return f"(a {type(error).__name__} whose message cannot be read)"
+    if type(text) is not str:
+        return f"(a {type(error).__name__} whose message is not text)"
+    return text if len(text) <= limit else f"{text[:limit]}..."
+
+
+def _traceback(error: BaseException) -> str:
+    try:
+        return "".join(traceback.format_exception(error))
+    except BaseException:  # the exception's own code failed
+        return "".join(traceback.format_tb(error.__traceback__)) + described(error)
 
 
 def killed(context: RunContext, overrun: Overrun) -> dict[str, Any]:
