@@ -43,16 +43,19 @@ import json
 import os
 import random
 import resource
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any
 
 from zsim.decisions import Decision
 from zsim.game import Checkpoint, Game, as_offered
 from zsim.records import ResultRecorder
+from zsim.runner import sandbox
 
 if TYPE_CHECKING:
     from zsim.components import Box
@@ -60,6 +63,23 @@ if TYPE_CHECKING:
     from zsim.state import GameState
     from zsim.strategies.base import Strategy
     from zsim.view import PlayerView
+
+_HIDDEN: list[str] = []  # directories an isolated strategy may not see (the run's)
+_SCRATCH_ROOT: list[str | None] = [None]  # where scratch directories go (None: the temp dir)
+
+
+def scratch_in(root: str) -> None:
+    """Make the isolated processes' scratch directories in ``root`` (a run's process removes
+    its root at the end, whatever became of the workers)."""
+    _SCRATCH_ROOT[0] = root
+
+
+def hide(path: str) -> None:
+    """Cover ``path`` (the run directory) in the isolated processes started from now on, where
+    they have namespaces of their own (``zsim.runner.sandbox``)."""
+    if path not in _HIDDEN:
+        _HIDDEN.append(path)
+
 
 DEFAULT_MEMORY_MIB = 1024
 START_SECONDS = 60.0  # for a fresh interpreter to import zsim and the bot, on a busy machine
@@ -90,10 +110,12 @@ class Isolated:
         self._conn: Connection | None = None
         self._owner = 0  # the pid that started the child (a forked worker starts its own)
         self._box: Box | None = None
+        self._scratch: str | None = None  # the child's working directory
 
     def __getstate__(self) -> dict[str, Any]:
         """Sent to a worker process without its child, which that worker starts anew."""
-        return {**self.__dict__, "_child": None, "_conn": None, "_owner": 0, "_box": None}
+        return {**self.__dict__, "_child": None, "_conn": None, "_owner": 0, "_box": None,
+                "_scratch": None}
 
     def choose(self, view: PlayerView, decision: Decision) -> Any:
         box = view.tables.box
@@ -143,11 +165,17 @@ class Isolated:
         ready, so that its start counts in no decision's time."""
         self._stop()
         ours, theirs = socket.socketpair()
+        self._scratch = tempfile.mkdtemp(prefix="zsim-isolated-", dir=_SCRATCH_ROOT[0])
         with theirs:
+            # its own session and group, no descriptor but its socket, a scratch directory,
+            # and namespaces where the system allows (zsim.runner.sandbox)
             child = subprocess.Popen(
-                [sys.executable, "-c", f"from zsim.runner.isolate import serve; "
-                                       f"serve({theirs.fileno()})"],
-                pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL)
+                [*sandbox.prefix(), sys.executable, "-c",
+                 f"from zsim.runner.isolate import serve; "
+                 f"serve({theirs.fileno()}, {list(_HIDDEN)!r}, {self._scratch!r})"],
+                pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+                cwd=self._scratch)
         conn = Connection(ours.detach())
         self._child, self._conn, self._owner, self._box = child, conn, os.getpid(), box
         try:  # what it plays, pickled: from the worker to it, never the other way
@@ -167,31 +195,45 @@ class Isolated:
                                         f"its process: {error}")
 
     def _stop(self) -> None:
+        """Kill the child with its session's process group (in namespaces, the kernel kills
+        whatever else it started with it), and remove its scratch directory."""
         if self._child is not None and self._owner == os.getpid():
+            with contextlib.suppress(OSError):
+                os.killpg(self._child.pid, signal.SIGKILL)
             self._child.kill()
             self._child.wait(5)
         if self._conn is not None:
             self._conn.close()
-        self._child = self._conn = self._box = None
+        if self._scratch is not None and self._owner == os.getpid():
+            shutil.rmtree(self._scratch, ignore_errors=True)
+        self._child = self._conn = self._box = self._scratch = None
 
     def close(self) -> None:
         """End the child process (it also ends with the worker that started it)."""
         self._stop()
 
 
-def serve(fd: int) -> None:
-    """The child, talking through the socket ``fd``: build the strategy it is sent, then
-    answer each question sent until the socket closes (the worker that started it ended, or
-    killed it)."""
+def serve(fd: int, hidden: list[str] | None = None, scratch: str | None = None) -> None:
+    """The child, talking through the socket ``fd``: put up the walls of its namespaces (while
+    it runs one thread: the kernel refuses a new user namespace to more), build the strategy it
+    is sent, then answer each question sent until the socket closes (the worker that started it
+    ended, or killed it)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the run's to handle
     _die_with_parent()
     conn = Connection(fd)
     try:
+        walled = sandbox.enclose(hidden or [], scratch) if scratch else None
+    except OSError as error:
+        walled = error
+    try:
         strategy, box, memory_mib = conn.recv()
+        if isinstance(walled, OSError):
+            raise walled
         if isinstance(strategy, str):
             from zsim.strategies.registry import resolve
             strategy = resolve(strategy)
         _cap_memory(memory_mib)
+        sandbox.limit()
     except Exception as error:
         _send(conn, "error", f"{type(error).__name__}: {error}")
         return
@@ -253,6 +295,7 @@ def _table_of(games: dict[tuple[int, int], Game], key: tuple[int, int], box: Box
     game = games.get(key)
     if game is None:
         games.clear()  # a new game: the last one's goes, and its memo with it
+        sandbox.kill_strays()  # and what the strategy started in it
         game = games[key] = Game.restore(box, Checkpoint(
             seed=0, options=options, state=state, rng=random.Random(0).getstate(),
             decisions=decisions, answers=[], told=0, records=ResultRecorder(n),

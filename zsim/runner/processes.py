@@ -37,8 +37,10 @@ import gc
 import json
 import multiprocessing
 import os
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
 from collections import deque
@@ -104,6 +106,8 @@ class _Crew:
         self._beats = self._mp.RawArray(limits.Beat, size)
         self._queue: deque[Task] = deque()
         self._crew: list[_Worker] = []
+        # the isolated strategies' scratch directories, removed with the crew
+        self._scratch = tempfile.mkdtemp(prefix="zsim-run-")
         self._done: list[ChunkResult] = []
 
     def play(self, pending: list[Chunk]) -> Iterator[ChunkResult]:
@@ -120,7 +124,7 @@ class _Crew:
         self._beats[slot].game = -1
         here, there = self._mp.Pipe()
         process = self._mp.Process(target=_serve, name=f"zsim-worker-{slot}", args=(
-            self._payload, self._out, there, self._beats, slot, os.getpid()))
+            self._payload, self._out, there, self._beats, slot, os.getpid(), self._scratch))
         process.start()
         there.close()
         return _Worker(slot, process, here)
@@ -230,6 +234,7 @@ class _Crew:
                 _kill(worker)
             worker.conn.close()
         self._crew = []
+        shutil.rmtree(self._scratch, ignore_errors=True)
 
 
 def _kill(worker: _Worker, wait: bool = True) -> None:
@@ -261,7 +266,7 @@ def _pickled(context: RunContext) -> bytes:
 
 
 def _serve(payload: Any, out: Path, conn: Connection, beats: Any, slot: int,
-           parent: int) -> None:
+           parent: int, scratch: str) -> None:
     """A worker: play the chunks sent until told to stop (``None``).
 
     A chunk's file is written by a thread of the worker while the worker plays its next
@@ -277,9 +282,11 @@ def _serve(payload: Any, out: Path, conn: Connection, beats: Any, slot: int,
     gc.freeze()  # the collector would write into every inherited object's page
     import cloudpickle
 
-    from zsim.runner import worker
+    from zsim.runner import isolate, worker
 
     context = cloudpickle.loads(payload) if isinstance(payload, bytes) else payload
+    isolate.hide(str(out))  # out of an isolated strategy's sight
+    isolate.scratch_in(scratch)
     limits.publish(beats[slot])
     sending = threading.Lock()  # the writing thread reports, this one sends errors
     consult.guard_descriptor(conn.fileno())  # a strategy that closes it is named
