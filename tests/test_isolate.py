@@ -353,3 +353,24 @@ def test_without_namespaces_an_isolated_bot_still_plays_the_same_games(tmp_path,
     _run(tmp_path / "in", ["greedy", "random"], [], games=2)
     _run(tmp_path / "out", ["greedy", "random"], ["greedy"], games=2)
     assert_same_tables(tmp_path / "in", tmp_path / "out")
+
+
+def test_isolate_all_isolates_every_strategy_of_a_run_and_of_a_tournament(tmp_path):
+    experiment = parse_experiment({"strategies": ["random", "greedy"], "isolate": ["all"]}, "x")
+    assert experiment.isolated() == ["random", "greedy"]
+    result = CliRunner().invoke(main, ["tournament", "-s", "random", "-s", "greedy", "-n", "2",
+                                       "--games", "2", "--isolate", "all", "--jobs", "1",
+                                       "--quiet", "--out", str(tmp_path / "t")])
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((tmp_path / "t" / "run.json").read_text())
+    assert manifest["experiment"]["isolate"] == ["all"]
+    refused = CliRunner().invoke(main, ["run", "--games", "2", "-n", "2", "-s", "greedy", "-s",
+                                        "mcts", "--isolate", "all", "--quiet",
+                                        "--out", str(tmp_path / "r")])
+    assert refused.exit_code == 1 and "mcts cannot be isolated" in refused.output
+
+
+def test_isolate_all_plays_the_same_games(tmp_path):
+    _run(tmp_path / "in", ["greedy", "random"], [], games=2)
+    _run(tmp_path / "out", ["greedy", "random"], ["all"], games=2)
+    assert_same_tables(tmp_path / "in", tmp_path / "out")

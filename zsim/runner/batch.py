@@ -466,7 +466,7 @@ def _context(experiment: Experiment, source: str, instances_given: Mapping[str, 
                     f"{where('strategies')}: key 'strategies': {name} cannot be sent to worker "
                     f"processes ({type(error).__name__}: {error}); run it with the local "
                     f"backend, or keep only picklable state in the bot")
-    for name in experiment.isolate:
+    for name in experiment.isolated():
         given_here = bool(instances_given and name in instances_given)
         instances[name] = _isolated(instances[name], name, experiment, where("isolate"),
                                     None if given_here else name)

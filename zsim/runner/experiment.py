@@ -28,6 +28,7 @@ from zsim.variants import Variants
 from zsim.variants import parse as parse_variants
 
 EXPERIMENTS_DIR = configs_dir("experiments")
+ISOLATE_ALL = "all"  # ``isolate: [all]``: every strategy of the lineup
 DEFAULT_EXPERIMENT = EXPERIMENTS_DIR / "default.yaml"
 
 # The fields that decide the results; the run id is a digest of these plus the box contents.
@@ -156,12 +157,19 @@ class Experiment(BaseModel):
     @model_validator(mode="after")
     def _isolated_in_lineup(self) -> Experiment:
         for name in self.isolate:
-            if name not in self.strategies:
+            if name != ISOLATE_ALL and name not in self.strategies:
                 raise ValueError(f"isolate names {name!r}, which is not in the lineup "
                                  f"({', '.join(self.strategies)})")
         return self
 
     # --- derived ---------------------------------------------------------------------------
+
+    def isolated(self) -> list[str]:
+        """The strategies of the lineup played in processes of their own: those ``isolate``
+        names, or every one with ``all`` (a tournament of bots none of which is trusted)."""
+        if ISOLATE_ALL in self.isolate:
+            return list(dict.fromkeys(self.strategies))
+        return list(dict.fromkeys(self.isolate))
 
     def box_dir(self) -> Path:
         return Path(self.box) if self.box else default_box_dir()
