@@ -29,7 +29,7 @@ from zsim.strategies.estimates import WEIGHTS, choices, turn
 from zsim.strategies.estimates.choices import VALUES, best
 from zsim.strategies.estimates.questions import TURN, UNCHANGED, begin, current
 from zsim.view import SHARED_READERS, PlayerView
-from zsim.yamlload import safe_load
+from zsim.yamlload import read_text, safe_load
 
 if TYPE_CHECKING:
     from zsim.strategies.estimates import Estimator
@@ -91,7 +91,7 @@ def load_bot(path: Path, known: dict[str, tuple[str, dict[str, float]]] | None =
     """(description, parameters) of a bot file; ``extends`` is looked up in ``known`` first,
     then next to the file (``seen``: the files extending this one, to refuse cycles)."""
     try:
-        raw = safe_load(path.read_text())
+        raw = safe_load(read_text(path))
     except (OSError, yaml.YAMLError) as error:
         raise BotError(f"{path}: cannot read the bot: {error}") from None
     try:

@@ -43,7 +43,7 @@ from zsim.strategies.mcts import MctsStrategy
 from zsim.strategies.random_bot import RandomStrategy
 from zsim.strategies.rollout import RolloutStrategy
 from zsim.strategies.value import ValueStrategy
-from zsim.yamlload import safe_load
+from zsim.yamlload import read_text, safe_load
 
 BUILT_IN: dict[str, type[Strategy]] = {
     "random": RandomStrategy,
@@ -113,7 +113,7 @@ def _finite(value: Any) -> bool:
 
 def _params_file(path: Path, spec: str) -> dict[str, Any]:
     try:
-        data = safe_load(path.read_text())
+        data = safe_load(read_text(path))
     except (OSError, yaml.YAMLError) as error:
         raise StrategyParameterError(f"strategy {spec!r}: cannot read parameter file "
                                      f"{str(path)!r}: {error}") from None
