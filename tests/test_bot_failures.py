@@ -180,3 +180,20 @@ def test_in_a_run_an_answer_whose_repr_recurses_names_the_strategy(tmp_path):
                          seats="fixed"), out, strategies={"liar": Liar()})
     failures = _failures(out)
     assert {(f["strategy"], f["seat"]) for f in failures} == {("liar", 1)}
+
+
+@pytest.mark.parametrize("games", ["1000000000000000", str(10 ** 12)])
+def test_more_games_than_a_run_can_plan_is_one_line_and_no_memory(tmp_path, games):
+    result = CliRunner().invoke(main, ["run", "--games", games, "-n", "2", "-s", "random",
+                                       "--quiet", "--out", str(tmp_path / "run")])
+    assert result.exit_code == 1, result.output
+    assert "key 'games'" in result.output and "more than a run plans" in result.output
+    assert "Traceback" not in result.output and not (tmp_path / "run").exists()
+
+
+def test_a_chunk_size_beyond_its_bound_is_refused():
+    from zsim.runner import ExperimentError
+    from zsim.runner.experiment import parse_experiment
+
+    with pytest.raises(ExperimentError, match="chunk_size"):
+        parse_experiment({"chunk_size": 10 ** 9}, "exp.yaml")

@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 # size; a chunk file per game or two costs little beside games that slow.
 SEARCH_CHUNK_SIZE = 2
 TAIL_PIECES = 4  # the last two chunks' worth is cut in quarters when workers share a run
+MAX_CHUNKS = 100_000  # chunks a run's plan lists (a few MB): far beyond what a run plays
 _PACKAGES = ("numpy", "pandas", "pyarrow", "joblib", "pydantic", "dask", "distributed")
 
 
@@ -115,6 +116,8 @@ def start_run(experiment: Experiment, out: Path, *, source: str = "experiment",
     out = out.absolute()  # a bot's os.chdir in a worker must not move where the run writes
     experiment = experiment.with_overrides(source, box=str(experiment.box_dir().resolve()))
     context = _context(experiment, source, strategies, given)
+    _plannable(experiment.games, chunk_size(experiment, context),
+               (given or {}).get("games", source))
     with writer.claim_out(out):
         return _start(out, experiment, context, source, progress)
 
@@ -247,8 +250,21 @@ def chunk_bounds(games: int, size: int, pieces: int = TAIL_PIECES) -> list[tuple
                                                                  strict=True))]
 
 
+def _plannable(games: int, size: int, where: str) -> None:
+    """Refuse a run of more chunks than its plan can hold (every chunk is listed: a run of
+    10**15 games would exhaust the memory before its first game), in one line."""
+    chunks = games // size + 2 * TAIL_PIECES
+    if chunks > MAX_CHUNKS:
+        raise ExperimentError(
+            f"{where}: key 'games': {games:,} games in chunks of {size:,} make {chunks:,} "
+            f"chunks, more than a run plans ({MAX_CHUNKS:,}, so at most "
+            f"{(MAX_CHUNKS - 2 * TAIL_PIECES) * size:,} games); raise chunk_size (at most "
+            f"100,000) or split the games into several runs")
+
+
 def _execute(out: Path, manifest: dict[str, Any], experiment: Experiment, context: RunContext,
              progress: bool) -> RunReport:
+    _plannable(experiment.games, manifest["chunk_size"], str(out / writer.RUN_JSON))
     # a run.json from before the key was recorded: its tail was cut in quarters
     bounds = chunk_bounds(experiment.games, manifest["chunk_size"],
                           manifest.get("tail_pieces", TAIL_PIECES))

@@ -53,7 +53,8 @@ class Experiment(BaseModel):
     seed: int = Field(0, ge=0)
     variants: dict[str, str] = Field(default_factory=dict)
     box: str | None = None
-    chunk_size: int = Field(200, ge=1)
+    # a chunk's game plans are built at once in the worker playing it: a bound on its memory
+    chunk_size: int = Field(200, ge=1, le=100_000)
     jobs: int = -1
     backend: Literal["local", "dask"] = "local"
     scheduler: str | None = None
