@@ -138,3 +138,18 @@ def test_play_from_a_position_with_negative_workers_is_one_line(position, tmp_pa
     path.write_text(_with_player(data, workers=[-3, 0, 0, 0, 0]))
     result = CliRunner().invoke(main, ["play", "-n", "2", "-s", "random", "--from", str(path)])
     _one_line(result, "players[0].workers[0]: -3")
+
+
+def test_a_runs_table_or_an_experiment_given_as_a_baseline_is_one_line(tmp_path):
+    out = tmp_path / "run"
+    done = CliRunner().invoke(main, ["run", "--games", "2", "-n", "2", "-s", "random",
+                                     "--seats", "random", "--quiet", "--out", str(out)])
+    assert done.exit_code == 0, done.output
+    table = CliRunner().invoke(main, ["regress", "--baseline", str(out / "players.parquet")])
+    _one_line(table, "players.parquet is a table of a run, not a baseline")
+    assert len(table.output.strip().splitlines()) == 1
+    experiment = tmp_path / "exp.yaml"
+    experiment.write_text("games: 10\nstrategies: [random]\n")
+    said = CliRunner().invoke(main, ["regress", "--baseline", str(experiment)])
+    _one_line(said, "exp.yaml is an experiment (it has no 'format' key)")
+    assert len(said.output.strip().splitlines()) == 1
