@@ -190,7 +190,10 @@ def create_app(sessions: Sessions, host: str = "127.0.0.1", pace: int = 500) -> 
 
     async def replay_file(request: Request) -> JSONResponse:
         game = await session(request)
-        return JSONResponse(game.replay.to_json(), headers={
+        data = game.replay.to_json()
+        if game.status != "over":  # the seed would tell the deck order: hidden until the end
+            data["setup"]["seed"] = None
+        return JSONResponse(data, headers={
             "Content-Disposition": f'attachment; filename="zsim-playtest-{game.id}.json"'})
 
     async def position_file(request: Request) -> Response:
