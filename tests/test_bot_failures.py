@@ -6,6 +6,7 @@ worker's file descriptors."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from click.testing import CliRunner
 from zsim.cli import main
 from zsim.decisions import Decision, IllegalChoice
 from zsim.runner import Experiment, processes
-from zsim.runner.batch import start_run
+from zsim.runner.batch import RunFailed, start_run
 from zsim.runner.worker import described
 from zsim.strategies.random_bot import RandomStrategy
 from zsim.view import PlayerView
@@ -137,7 +138,7 @@ def test_an_error_of_a_worker_reaches_the_run_as_text_never_unpickled(tmp_path, 
         raise Flag("from the worker")
 
     monkeypatch.setattr(worker, "played", fails)  # the workers are forks: they inherit it
-    with pytest.raises(processes.WorkerError, match=r"^Flag: from the worker$"):
+    with pytest.raises(RunFailed, match=r"^Flag: from the worker; once that is fixed"):
         start_run(Experiment(games=4, players=[2], strategies=["random"], jobs=1),
                   tmp_path / "run")
     assert not flag.exists()
@@ -197,3 +198,36 @@ def test_a_chunk_size_beyond_its_bound_is_refused():
 
     with pytest.raises(ExperimentError, match="chunk_size"):
         parse_experiment({"chunk_size": 10 ** 9}, "exp.yaml")
+
+
+WHERE = '''
+import os
+from pathlib import Path
+from zsim.strategies.random_bot import RandomStrategy
+
+
+class Where(RandomStrategy):
+    """Notes the process it plays in."""
+
+    def choose(self, view, decision):
+        Path(os.environ["ZSIM_TEST_WHERE"]).joinpath(str(os.getpid())).touch()
+        return super().choose(view, decision)
+'''
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_dask_ships_a_bot_from_a_file_and_never_plays_in_the_runs_process(tmp_path, jobs,
+                                                                         monkeypatch):
+    pytest.importorskip("distributed")
+    bot = tmp_path / "where.py"
+    bot.write_text(WHERE)
+    seen = tmp_path / "pids"
+    seen.mkdir()
+    monkeypatch.setenv("ZSIM_TEST_WHERE", str(seen))
+    result = CliRunner().invoke(main, ["run", "--games", "4", "-n", "2", "-s", f"{bot}:Where",
+                                       "-s", "random", "--backend", "dask", "-j", str(jobs),
+                                       "--quiet", "--out", str(tmp_path / "run")])
+    assert result.exit_code == 0, result.output
+    assert "4 games, no failures" in result.output
+    pids = {int(path.name) for path in seen.iterdir()}
+    assert pids and os.getpid() not in pids

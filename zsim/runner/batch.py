@@ -34,7 +34,7 @@ from zsim.runner.experiment import Experiment, ExperimentError, parse_experiment
 from zsim.runner.isolate import Isolated
 from zsim.runner.limits import TimeLimits
 from zsim.runner.merging import Merger
-from zsim.runner.processes import WorkerLost
+from zsim.runner.processes import WorkerError, WorkerLost
 from zsim.runner.provenance import play_digest
 from zsim.runner.summary import Summary, Tally, summarize
 from zsim.runner.worker import ChunkResult, RunContext, peak_rss_bytes
@@ -316,6 +316,11 @@ def _execute(out: Path, manifest: dict[str, Any], experiment: Experiment, contex
             _close_session(out, manifest, session, totals, clock, "interrupted")
             raise WorkerDied(out, _games_on_disk(out, bounds), experiment.games,
                              error) from error
+        except WorkerError as error:  # the runner's own code failed in a worker
+            with contextlib.suppress(OSError):
+                _close_session(out, manifest, session, totals, clock, "failed")
+            raise RunFailed(f"{error}; once that is fixed, finish the run with: zsim run "
+                            f"--resume {out}") from None
         except OSError as error:
             with contextlib.suppress(OSError):  # the disk may be too full for run.json too
                 _close_session(out, manifest, session, totals, clock, "failed")

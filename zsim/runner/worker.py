@@ -10,6 +10,7 @@ already serialised as Arrow IPC, ready to be written as they are.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import resource
 import sys
@@ -182,6 +183,27 @@ def _estimator(game: Game, mode: str) -> PositionEstimator | None:
     from zsim.experience import valuewin  # the model is read only by runs that use it
 
     return valuewin.estimator(game)
+
+
+_SHIPPED: dict[str, RunContext] = {}  # the last run context a Dask worker unpickled
+
+
+def play_shipped(blob: bytes, index: int, start: int, stop: int) -> tuple[str, Any]:
+    """``play_chunk`` on a Dask worker, from the run's context pickled by value (a worker
+    unpickles it once per run): ("done", the chunk) or ("error", what went wrong, as text,
+    so that nothing of a failure is unpickled in the run's process)."""
+    try:
+        key = hashlib.sha256(blob).hexdigest()
+        context = _SHIPPED.get(key)
+        if context is None:
+            import cloudpickle  # the lineup may hold classes defined anywhere
+
+            context = cloudpickle.loads(blob)
+            _SHIPPED.clear()
+            _SHIPPED[key] = context
+        return "done", play_chunk(context, index, start, stop)
+    except BaseException as error:
+        return "error", f"{type(error).__name__}: {described(error)}"
 
 
 def play_to_disk(context: RunContext, out: Path, index: int, start: int, stop: int,
