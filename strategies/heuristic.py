@@ -28,7 +28,7 @@ from zsim.strategies.base import METHODS, Strategy
 from zsim.strategies.estimates import WEIGHTS, choices, turn
 from zsim.strategies.estimates.choices import VALUES, best
 from zsim.strategies.estimates.questions import TURN, UNCHANGED, begin, current
-from zsim.view import SHARED_READERS, PlayerView
+from zsim.view import PlayerView
 from zsim.yamlload import read_text, safe_load
 
 if TYPE_CHECKING:
@@ -343,7 +343,3 @@ class HeuristicStrategy(Strategy):
         options = decision.options
         return best(view, options, choices.start_tile(view, current(view, self.weights), options))
 
-
-# Its questions only read the table (``Estimator`` and the rules' queries write to nothing of
-# it): its seats are shown the table itself, not a copy made at each question.
-SHARED_READERS.add(HeuristicStrategy)

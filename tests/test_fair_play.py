@@ -609,3 +609,16 @@ def test_a_game_cannot_be_pickled_and_says_what_to_do(box):
 def test_the_docs_warn_that_unpickling_a_checkpoint_runs_code():
     docs = (Path(__file__).parent.parent / "docs" / "architecture.md").read_text()
     assert "runs whatever code" in docs
+
+
+def test_the_classes_shown_the_table_itself_are_a_fixed_list_no_bot_can_join():
+    """No public mutable set: a bot cannot add its own class to be shown the live table."""
+    import zsim.view as view
+    from zsim.strategies.distilled import DistilledStrategy
+    from zsim.strategies.heuristic import HeuristicStrategy
+
+    assert not hasattr(view, "SHARED_READERS")
+    readers = view.shared_readers()
+    assert readers == frozenset({HeuristicStrategy, DistilledStrategy})
+    with pytest.raises(AttributeError):
+        readers.add(RandomStrategy)  # type: ignore[attr-defined]

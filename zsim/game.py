@@ -51,7 +51,7 @@ from zsim.rules.hidden import redeal, starting_deal
 from zsim.rules.lisi import LiSiSeat
 from zsim.rules.tables import Tables, compile_tables
 from zsim.state import GameState, PlayerState, Stage
-from zsim.view import PLAYING, SHARED_READERS, PlayerView, lisi_card, public_tables
+from zsim.view import PLAYING, PlayerView, lisi_card, public_tables, shared_readers
 
 if TYPE_CHECKING:
     from zsim.decisions import Player
@@ -371,12 +371,12 @@ class Game:
 
     def shares_table(self, seat: int) -> bool:
         """Is ``seat``'s strategy shown the table itself rather than a copy? In a game, only a
-        built-in bot that never writes to it, by its exact class (``zsim.view.SHARED_READERS``).
+        built-in bot that never writes to it, by its exact class (``zsim.view.shared_readers``).
         In a fork, which is the searching strategy's own game (nothing in it is the real
         game's), also a strategy that says it only reads (``reads_only``: a search's driver
         whose playout policy is such a bot)."""
         strategy = self._seats().strategies[seat]
-        if type(strategy) in SHARED_READERS:
+        if type(strategy) in shared_readers():
             return True
         return self._public and getattr(strategy, "reads_only", False) is True
 
