@@ -221,6 +221,7 @@ def serve(fd: int, hidden: list[str] | None = None, scratch: str | None = None) 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the run's to handle
     _die_with_parent()
     conn = Connection(fd)
+    walled: bool | OSError | None
     try:
         walled = sandbox.enclose(hidden or [], scratch) if scratch else None
     except OSError as error:
