@@ -18,6 +18,7 @@ few hundred nanoseconds per decision; outside a run's worker nothing is noted.
 from __future__ import annotations
 
 import os
+import sys
 from typing import TYPE_CHECKING, Any
 
 from zsim.decisions import IllegalChoice
@@ -36,6 +37,8 @@ if TYPE_CHECKING:
 _watched: object = None
 _note: Any = None
 _KIND_BYTES = {name: name.encode()[:39] for name in KINDS}  # encoded once, not at each call
+_CHECKED: dict[type, bool] = {}  # strategy class -> whether its calls are checked (_checked)
+_OWN = ("zsim.strategies.", "zsim.runner.isolate")  # where zsim's own bots are defined
 _guarded: tuple[int, int, int] | None = None  # (descriptor, device, inode): see guard_descriptor
 DESCRIPTOR_CLOSED = 86  # the exit code of a worker whose strategy closed its pipe to the run
 
@@ -65,14 +68,20 @@ def watch(game: object, note: Any) -> None:
     _watched, _note = (game, note) if note is not None else (None, None)
 
 
-def consult(game: object, strategy: Player, view: Any, decision: Decision) -> Any:
+def consult(game: Any, strategy: Player, view: Any, decision: Decision) -> Any:
     """The strategy's answer to ``decision`` in ``game``.
 
     ``decision`` is the strategy's own copy, which it may write into (``decision.seat = 1``):
     the seat and kind asked are taken from it into locals of this frame before the call, and
-    blame (``blame``, the watchdog's ``asking``, the note) reads those, never the copy."""
+    blame (``blame``, the watchdog's ``asking``, the note) reads those, never the copy.
+
+    No VP can be scored while a strategy thinks: the score sheets are copied before the call of
+    a strategy that is not one of zsim's own (``_checked``) and compared after it, and VP written
+    meanwhile, on any sheet, with the ledger of scored VP or without, fail the game at this
+    decision naming this strategy (``ScoreAuditError``)."""
     seat, kind = decision.seat, decision.kind
-    sheet = _sheet(game)
+    checked = _checked(type(strategy))
+    sheet = _sheet(game) if checked else None
     note = _note
     if note is None or game is not _watched:
         answer = strategy.choose(view, decision)
@@ -82,33 +91,44 @@ def consult(game: object, strategy: Player, view: Any, decision: Decision) -> An
         try:
             answer = strategy.choose(view, decision)
         finally:
-            if _guarded is not None and not _intact(_guarded):
+            if checked and _guarded is not None and not _intact(_guarded):
                 # the worker cannot report to the run any more: it ends with the call still
                 # noted, and the run's process fails the game naming this strategy
                 os._exit(DESCRIPTOR_CLOSED)
             note.calling = -1
-    if sheet is not None and _sheet(game) != sheet:
+    if sheet is not None and [p.vp for p in game.state.players] != sheet:
         raise ScoreAuditError(_changed(game, sheet, f"{strategy.name!r} (seat {seat})", kind),
                               seat)
     return answer
 
 
-def _sheet(game: Any) -> tuple[tuple[tuple[str, int], ...], ...] | None:
-    """The game's score sheets as they stand, immutable (kept in the frame of ``consult``, out
+def _checked(cls: type) -> bool:
+    """Whether the calls of a strategy of class ``cls`` have the score sheets compared around
+    them: every class but zsim's own bots (``zsim.strategies``, and the stand-in of an isolated
+    one, which plays in another process), which write nothing of the game and so spare their
+    games the copies (a few microseconds a decision)."""
+    checked = _CHECKED.get(cls)
+    if checked is None:
+        module = getattr(cls, "__module__", "") or ""
+        checked = _CHECKED[cls] = not (module.startswith(_OWN) and
+                                       cls.__qualname__ in vars(sys.modules[module]))
+    return checked
+
+
+def _sheet(game: Any) -> list[dict[str, int]] | None:
+    """Copies of the game's score sheets as they stand (kept in the frame of ``consult``, out
     of a strategy's cheap reach); None in a fork a search plays (``_public``: the searcher's own
     game, where nothing is the real game's), which is not checked."""
     if game._public:
         return None
-    return tuple(tuple(p.vp.items()) for p in game.state.players)
+    return [p.vp.copy() for p in game.state.players]
 
 
-def _changed(game: Any, before: tuple[tuple[tuple[str, int], ...], ...], who: str,
-             kind: str) -> str:
+def _changed(game: Any, before: list[dict[str, int]], who: str, kind: str) -> str:
     """What changed on the score sheets while strategy ``who`` answered: no VP can be scored
     while a strategy thinks, so that strategy wrote them."""
     told = []
-    for other, (was, now) in enumerate(zip(before, _sheet(game) or (), strict=False)):
-        was_vp, now_vp = dict(was), dict(now)
+    for other, (was_vp, now_vp) in enumerate(zip(before, _sheet(game) or (), strict=False)):
         for category in sorted(set(was_vp) | set(now_vp)):
             moved = now_vp.get(category, 0) - was_vp.get(category, 0)
             if moved:
