@@ -97,3 +97,38 @@ def test_zsim_serve_on_a_loopback_spelling_warns_of_nothing(monkeypatch, tmp_pat
 def test_zsim_serve_on_every_address_warns(monkeypatch, tmp_path):
     assert "warning: anyone who can reach 0.0.0.0" in _serve_output(monkeypatch, tmp_path,
                                                                      "0.0.0.0")
+
+
+class Flag:
+    """An object whose unpickling would create a file."""
+
+    path = ""
+
+    def __reduce__(self) -> Any:
+        from pathlib import Path
+
+        return (Path.touch, (Path(self.path),))
+
+
+def test_the_server_never_unpickles_what_a_games_process_sends(tmp_path):
+    """A game's process runs bots: the server reads it as JSON text, and a pickle it sends is
+    no message (the process is ended, the game stays the server's), never loaded."""
+    import types
+    from multiprocessing import Pipe
+
+    from zsim.serve.sessions import Worker, WorkerGone
+
+    flag = tmp_path / "ran"
+    Flag.path = str(flag)
+    here, there = Pipe()
+    worker = Worker.__new__(Worker)
+    worker.conn, worker.thinking = here, None
+    worker.process = types.SimpleNamespace(is_alive=lambda: False, join=lambda seconds: None)
+    there.send(("ok", Flag()))
+    with pytest.raises(WorkerGone):
+        worker.call(None, 5, 5)
+    assert not flag.exists()
+    here2, there2 = Pipe()
+    worker.conn = here2
+    there2.send_bytes(b'["ok", {"steps": []}]')
+    assert worker.call(None, 5, 5) == ("ok", {"steps": []})
