@@ -226,3 +226,17 @@ class LedgerWriter(RandomStrategy):
                     ledger = game.records.ledger[view.seat]
                     ledger["vp_cards"] = ledger.get("vp_cards", 0) + 9134
         return super().choose(view, decision)
+
+
+class ExitFramer(RandomStrategy):
+    """Writes its opponent's seat into its copy of the question, then ends its process."""
+
+    name = "exit-framer"
+
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        if decision.kind == "turn" and view.round == 2:
+            import os
+
+            decision.seat = 1 - view.seat
+            os._exit(0)
+        return super().choose(view, decision)

@@ -622,3 +622,24 @@ def test_the_classes_shown_the_table_itself_are_a_fixed_list_no_bot_can_join():
     assert readers == frozenset({HeuristicStrategy, DistilledStrategy})
     with pytest.raises(AttributeError):
         readers.add(RandomStrategy)  # type: ignore[attr-defined]
+
+
+def test_in_a_run_a_bot_that_writes_another_seat_and_ends_its_worker_is_blamed_itself(tmp_path):
+    cheated = run(tmp_path, "exit-framer", "ExitFramer")
+    name = f"{CHEATS}:ExitFramer"
+    assert len(cheated.failures) == 40
+    assert all(f["strategy"] == name and f["strategies"][f["seat"]] == name
+               and f["error"].startswith("ProcessDied") for f in cheated.failures)
+
+
+def test_in_serve_a_bot_that_writes_another_seat_and_fails_is_blamed_itself():
+    from zsim.serve.live import LiveGame
+    from zsim.serve.replay import Replay, Setup
+
+    live = LiveGame(Replay(Setup(players=2, seats=("human", f"{CHEATS}:Framer"), seed=5)))
+    rng = random.Random(0)
+    while live.pending is not None:
+        question = live.question()
+        live.answer(question["number"], rng.randrange(len(question["options"])))
+    assert live.failure is not None
+    assert live.failure.startswith(f"the bot '{CHEATS}:Framer' (seat 1) failed at a 'turn'")
