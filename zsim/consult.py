@@ -110,8 +110,9 @@ def _checked(cls: type) -> bool:
     checked = _CHECKED.get(cls)
     if checked is None:
         module = getattr(cls, "__module__", "") or ""
-        checked = _CHECKED[cls] = not (module.startswith(_OWN) and
-                                       cls.__qualname__ in vars(sys.modules[module]))
+        home = sys.modules.get(module) if module.startswith(_OWN) else None
+        checked = _CHECKED[cls] = not (home is not None and
+                                       getattr(home, cls.__qualname__, None) is cls)
     return checked
 
 
