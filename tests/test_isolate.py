@@ -234,6 +234,34 @@ class Escaper(RandomStrategy):
 '''
 
 
+BREEDER = '''
+import os, time
+from zsim.strategies.random_bot import RandomStrategy
+
+
+class Breeder(RandomStrategy):
+    """Starts a process in a session of its own, and another that leaves it an orphan, at its
+    first decision of each game, after checking that none is left from the last game (it is
+    process 1 of its namespace: every process of it is its child, or an orphan it adopted)."""
+
+    def choose(self, view, decision):
+        if not view.memo:
+            view.memo["bred"] = True
+            try:
+                os.waitpid(-1, os.WNOHANG)
+                raise RuntimeError("a process is left from the last game")
+            except ChildProcessError:
+                pass
+            if os.fork() == 0:
+                os.setsid()
+                if os.fork() == 0:  # its parent exits: an orphan, in a session of its own
+                    time.sleep(60)
+                os._exit(0)
+            time.sleep(0.2)
+        return super().choose(view, decision)
+'''
+
+
 def _isolated_processes() -> list[int]:
     import psutil
 
@@ -267,6 +295,17 @@ def test_an_isolated_bot_cannot_leave_processes_nor_reach_the_run_network_or_fil
     assert not outside.exists()
     time.sleep(1)
     assert set(_isolated_processes()) <= before  # none left behind, in a session or not
+
+
+@pytest.mark.skipif(not sandbox.sandboxed(), reason="no user namespaces on this system")
+def test_what_an_isolated_bot_starts_in_a_game_ends_with_the_game(tmp_path, monkeypatch):
+    """What the bot starts in a game (a child in a session of its own, an orphan) is killed
+    with the game: at its first decision of the next game it finds none left."""
+    bots = tmp_path / "breeder.py"
+    bots.write_text(BREEDER)
+    breeder = f"{bots}:Breeder"
+    _run(tmp_path / "run", [breeder, "random"], [breeder], games=3)
+    assert not _failures(tmp_path / "run")
     assert not list(Path(tempfile.gettempdir()).glob("zsim-run-*/zsim-isolated-*"))
 
 

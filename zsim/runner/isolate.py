@@ -84,6 +84,7 @@ def hide(path: str) -> None:
 DEFAULT_MEMORY_MIB = 1024
 START_SECONDS = 60.0  # for a fresh interpreter to import zsim and the bot, on a busy machine
 PR_SET_PDEATHSIG = 1  # prctl(2)
+GAME_OVER = "game over"  # the message that ends a game in the isolated process
 _GAME_KEY = "zsim.isolated"  # in the game's view's memo: which game the child's memo is of
 _games = itertools.count()
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
@@ -157,6 +158,20 @@ class Isolated:
                 f"{len(options)} options of its {decision.kind!r} decision")
         view.rng.setstate(rng)
         return options[answer]
+
+    def game_over(self) -> None:
+        """A game it played is over: its process kills whatever the strategy started in it
+        (in namespaces) and forgets the game; a process that does not answer is ended."""
+        if self._conn is None or self._owner != os.getpid():
+            return
+        try:
+            self._conn.send(GAME_OVER)
+            if self._conn.poll(START_SECONDS):
+                self._conn.recv_bytes()
+                return
+        except (EOFError, OSError):
+            pass
+        self._stop()
 
     def _start(self, box: Box) -> None:
         """A fresh interpreter (not a fork: a fork would hold the worker's memory, with the
@@ -242,9 +257,15 @@ def serve(fd: int, hidden: list[str] | None = None, scratch: str | None = None) 
     games: dict[tuple[int, int], Game] = {}
     while True:
         try:
-            seat, n, game_key, state, decisions, options, rng, asked = conn.recv()
+            message = conn.recv()
         except EOFError:
             return
+        if message == GAME_OVER:  # what the strategy started in the game ends with it
+            games.clear()
+            sandbox.kill_strays()
+            _send(conn, "ok")
+            continue
+        seat, n, game_key, state, decisions, options, rng, asked = message
         try:
             game = _table_of(games, (game_key, seat), box, n, state, decisions, options)
             view = game.views[seat]

@@ -12,9 +12,9 @@ Where ``unshare`` can make user namespaces (most Linux systems; ``sandboxed()`` 
 this one can), the process also runs in namespaces of its own, made without root:
 
 - a PID namespace, of which it is process 1: nothing it starts can outlive it (the kernel
-  kills every process of the namespace with process 1), every process it started is killed
-  when a new game begins, and it cannot see nor signal any process of the run (the worker, the
-  run's process);
+  kills every process of the namespace with process 1), every process it started in a game
+  is killed when that game ends (``isolate.Isolated.game_over``), and it cannot see nor signal
+  any process of the run (the worker, the run's process);
 - a network namespace with no interface up: it opens no connection, local or remote;
 - a mount namespace in which every file system is read-only, the run directory is covered by
   an empty read-only file system, and its scratch directory is a small file system in memory
@@ -33,10 +33,12 @@ import os
 import resource
 import shutil
 import subprocess
+import time
 
 FILE_MIB = 64  # the largest file it may write (in its scratch directory)
 SCRATCH_MIB = 64  # its scratch directory's size, in the namespaces
 OPEN_FILES = 64  # descriptors it may hold at once
+REAP_SECONDS = 5.0  # the most a game's end waits for what the strategy started to be gone
 UNSHARE = ("--user", "--map-root-user", "--pid", "--fork", "--kill-child", "--mount", "--net")
 _MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC = 1, 2, 4, 8
 _MS_REMOUNT, _MS_BIND, _MS_REC, _MS_PRIVATE = 32, 4096, 16384, 1 << 18
@@ -127,12 +129,17 @@ def limit() -> None:
 def kill_strays() -> None:
     """Kill every other process of the namespace (as its process 1): what the strategy started
     in a game does not outlive it."""
-    if os.getpid() == 1:
+    if os.getpid() != 1:
+        return
+    deadline = time.monotonic() + REAP_SECONDS
+    while time.monotonic() < deadline:  # killed again each time: one may have forked meanwhile
         with contextlib.suppress(OSError):
             os.kill(-1, 9)
-        with contextlib.suppress(ChildProcessError):
-            while os.waitpid(-1, os.WNOHANG)[0]:
-                pass
+        try:
+            if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                time.sleep(0.001)  # a killed process is not gone at once
+        except ChildProcessError:  # none left
+            return
 
 
 def _mounts() -> list[tuple[str, str, int]]:

@@ -36,6 +36,7 @@ from zsim.options import GameOptions
 from zsim.runner import chunkfile, limits, recorders, stop
 from zsim.runner.boxfiles import unpack_box
 from zsim.runner.columns import TABLES, Columns
+from zsim.runner.isolate import Isolated
 from zsim.runner.limits import Overrun, TimeLimitExceeded, TimeLimits
 from zsim.runner.seeds import GamePlan, Schedule
 
@@ -159,6 +160,9 @@ def _play(box: Box, context: RunContext, plan: GamePlan,
             result = game.play()
         finally:
             limits.end()
+            for strategy in seated:  # an isolated strategy's game ends in its process too
+                if isinstance(strategy, Isolated):
+                    strategy.game_over()
         broken = violations(game.state, game.t)
         if broken:
             raise BrokenInvariant(f"game seed {plan.seed} ended with broken invariants: "
