@@ -34,7 +34,7 @@ from zsim.strategies import estimates
 from zsim.strategies.estimates.choices import VALUES
 from zsim.strategies.estimates.questions import STATICS, UNCHANGED, begin
 from zsim.strategies.heuristic import FIRST_QUESTION, HeuristicStrategy, nothing_to_weigh
-from zsim.view import SHARED_READERS, PlayerView
+from zsim.view import PlayerView
 
 if TYPE_CHECKING:
     from zsim.learn.policy import ScorerFile
@@ -270,7 +270,3 @@ class DistilledStrategy(HeuristicStrategy):
             scores[i] = v
         return favourite, values, scores
 
-
-# Like the heuristic, it only reads the table (its features come from the heuristic's estimates):
-# its seats are shown the table itself (``zsim.view.SHARED_READERS``).
-SHARED_READERS.add(DistilledStrategy)

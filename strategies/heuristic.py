@@ -31,8 +31,8 @@ from zsim.strategies.base import METHODS, Strategy
 from zsim.strategies.estimates import WEIGHTS, choices, turn
 from zsim.strategies.estimates.choices import VALUES, best
 from zsim.strategies.estimates.questions import TURN, UNCHANGED, begin, current
-from zsim.view import SHARED_READERS, PlayerView
-from zsim.yamlload import safe_load
+from zsim.view import PlayerView
+from zsim.yamlload import read_text, safe_load
 
 if TYPE_CHECKING:
     from zsim.strategies.estimates import Estimator
@@ -95,7 +95,7 @@ def load_bot(path: Path, known: dict[str, tuple[str, dict[str, float]]] | None =
     """(description, parameters) of a bot file; ``extends`` is looked up in ``known`` first,
     then next to the file (``seen``: the files extending this one, to refuse cycles)."""
     try:
-        raw = safe_load(path.read_text())
+        raw = safe_load(read_text(path))
     except (OSError, yaml.YAMLError) as error:
         raise BotError(f"{path}: cannot read the bot: {error}") from None
     try:
@@ -355,7 +355,3 @@ class HeuristicStrategy(Strategy):
         options = decision.options
         return best(view, options, choices.start_tile(view, current(view, self.weights), options))
 
-
-# Its questions only read the table (``Estimator`` and the rules' queries write to nothing of
-# it): its seats are shown the table itself, not a copy made at each question.
-SHARED_READERS.add(HeuristicStrategy)

@@ -51,7 +51,7 @@ from zsim.strategies.mcts import MctsStrategy
 from zsim.strategies.random_bot import RandomStrategy
 from zsim.strategies.rollout import RolloutStrategy
 from zsim.strategies.value import ValueStrategy
-from zsim.yamlload import safe_load
+from zsim.yamlload import read_text, safe_load
 
 BUILT_IN: dict[str, type[Strategy]] = {
     "random": RandomStrategy,
@@ -121,7 +121,7 @@ def _finite(value: Any) -> bool:
 
 def _params_file(path: Path, spec: str) -> dict[str, Any]:
     try:
-        data = safe_load(path.read_text())
+        data = safe_load(read_text(path))
     except (OSError, yaml.YAMLError) as error:
         raise StrategyParameterError(f"strategy {spec!r}: cannot read parameter file "
                                      f"{str(path)!r}: {error}") from None
@@ -174,18 +174,19 @@ def _find(target: str) -> tuple[Factory, str, list[str] | None]:
         where, _, attr = target.rpartition(":")
         module = _load_file(Path(where), target) if where.endswith(".py") else \
             _import(where, target)
-        return _class_in(module, attr, target), target, None
+        return _strategy_class(_class_in(module, attr, target), target), target, None
     path = BOTS_DIR / f"{target}.yaml"
     if path.exists():
         return _yaml_bot(path, target)
     point = _entry_points().get(target)
     if point is not None:
         try:
-            return point.load(), target, None
+            loaded = point.load()
         except Exception as error:
             raise UnknownStrategy(f"strategy {target!r} (entry point {point.value!r} of "
                                   f"package group {ENTRY_POINT_GROUP!r}) failed to load: "
                                   f"{error}") from error
+        return _strategy_class(loaded, f"{target} (entry point {point.value})"), target, None
     raise UnknownStrategy(f"unknown strategy {target!r}; available: "
                           f"{', '.join(available())}; or name a class as package.module:Class "
                           "or path/to/file.py:Class, or a bot file as path/to/bot.yaml")
@@ -263,7 +264,18 @@ def _pickle_by_value(module: Any) -> None:
     cloudpickle.register_pickle_by_value(module)
 
 
-def _class_in(module: Any, attr: str, spec: str) -> Factory:
+def _strategy_class(found: object, spec: str) -> type[Strategy]:
+    """``found`` itself when it is a subclass of Strategy, checked before anything is called:
+    a spec names a class, never any callable (``os:system`` would run a command when called
+    with the spec's parameters)."""
+    if not (isinstance(found, type) and issubclass(found, Strategy)):
+        what = "a class" if isinstance(found, type) else f"a {type(found).__name__}"
+        raise UnknownStrategy(f"strategy {spec!r} is {what}, not a Strategy class (a subclass "
+                              "of zsim.strategies.base.Strategy); nothing was called")
+    return found
+
+
+def _class_in(module: Any, attr: str, spec: str) -> object:
     factory = getattr(module, attr, None)
     if factory is None:
         found = sorted(name for name, obj in vars(module).items()
@@ -271,8 +283,6 @@ def _class_in(module: Any, attr: str, spec: str) -> Factory:
                        and obj.__module__ == module.__name__)
         raise UnknownStrategy(f"strategy {spec!r}: {attr!r} is not defined there; strategy "
                               f"classes defined there: {', '.join(found) or 'none'}")
-    if not callable(factory):
-        raise UnknownStrategy(f"strategy {spec!r}: {attr!r} is not a class")
     return factory
 
 

@@ -32,7 +32,7 @@ from zsim.strategies.basic import BasicStrategy
 from zsim.strategies.distilled import DistilledStrategy
 from zsim.strategies.heuristic import HeuristicStrategy
 from zsim.strategies.random_bot import RandomStrategy
-from zsim.view import SHARED_READERS, PlayerView
+from zsim.view import PlayerView, shared_readers
 
 Pick = Callable[[PlayerView, Decision, int], Any]  # a search's answer to a turn question
 # the value of a fork's position for the searching seat, at the horizon: (fork, the seat's view
@@ -188,10 +188,10 @@ class Driver(Strategy):
         self.turns = 0  # the searching seat's turn questions seen so far in the fork
         self.game: Any = None  # the fork it plays, which the search owns
         # The fork's seats are shown its table itself, not copies, when the bots answering
-        # there only read it (``zsim.view.SHARED_READERS``; ``pick`` and ``evaluate``, the
+        # there only read it (``zsim.view.shared_readers``; ``pick`` and ``evaluate``, the
         # search's own, only read too): the fork is the search's own game, so this concerns
         # no one else, and spares the playouts a copy of the table at every question.
-        self.reads_only = type(policy) in SHARED_READERS and type(judge) in SHARED_READERS
+        self.reads_only = type(policy) in shared_readers() and type(judge) in shared_readers()
 
     def choose(self, view: PlayerView, decision: Decision) -> Any:
         if self.trying:  # the root question, answered with the option tried

@@ -165,3 +165,78 @@ class Sabotage(RandomStrategy):
                     if p.seat != view.seat:
                         p.vp["vp_palaces"] = p.vp.get("vp_palaces", 0) - 6
         return super().choose(view, decision)
+
+
+class Framer(RandomStrategy):
+    """Writes its opponent's seat into its copy of the question, then fails: blamed itself."""
+
+    name = "framer"
+
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        if decision.kind == "turn" and view.round == 2:
+            decision.seat = 1 - view.seat
+            raise RuntimeError("look over there")
+        return super().choose(view, decision)
+
+
+class SlowFramer(RandomStrategy):
+    """Writes its opponent's seat into its copy of the question, then overruns the decision
+    time limit: blamed itself."""
+
+    name = "slow-framer"
+
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        if decision.kind == "turn" and view.round == 2:
+            import time
+
+            decision.seat = 1 - view.seat
+            time.sleep(60)
+        return super().choose(view, decision)
+
+
+class OpponentVP(RandomStrategy):
+    """Walks the heap and writes 1 VP on its opponent's sheet, hoping the audit blames the
+    opponent for the VP it gained."""
+
+    name = "opponent-vp"
+
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        if decision.kind == "turn" and view.round == 5 and not view.memo.get("done"):
+            view.memo["done"] = True
+            for game in _live_games():
+                if game.n == view.n_players:
+                    p = game.state.players[1 - view.seat]
+                    p.vp["vp_cards"] = p.vp.get("vp_cards", 0) + 1
+        return super().choose(view, decision)
+
+
+class LedgerWriter(RandomStrategy):
+    """Writes 9,134 VP on its own sheet and in the game's ledger of scored VP too, so that the
+    end-of-game audit adds up."""
+
+    name = "ledger-writer"
+
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        if decision.kind == "turn" and view.round == 5 and not view.memo.get("done"):
+            view.memo["done"] = True
+            for game in _live_games():
+                if game.n == view.n_players:
+                    p = game.state.players[view.seat]
+                    p.vp["vp_cards"] = p.vp.get("vp_cards", 0) + 9134
+                    ledger = game.records.ledger[view.seat]
+                    ledger["vp_cards"] = ledger.get("vp_cards", 0) + 9134
+        return super().choose(view, decision)
+
+
+class ExitFramer(RandomStrategy):
+    """Writes its opponent's seat into its copy of the question, then ends its process."""
+
+    name = "exit-framer"
+
+    def choose(self, view: PlayerView, decision: Decision) -> Any:
+        if decision.kind == "turn" and view.round == 2:
+            import os
+
+            decision.seat = 1 - view.seat
+            os._exit(0)
+        return super().choose(view, decision)

@@ -542,7 +542,7 @@ def test_undo_takes_the_game_back_to_a_human_question(server):
 
 
 def test_a_hint_gives_the_bots_choice_and_values_and_the_game_stays(server):
-    base, _ = server
+    base, sessions = server
     game = new_game(base, players=2, seats=["human", "greedy"], seed=43)
     payload = play(base, game, random.Random(1), answers=4)
     while payload["question"]["kind"] != "turn":
@@ -555,8 +555,9 @@ def test_a_hint_gives_the_bots_choice_and_values_and_the_game_stays(server):
     values = [v for v in hint["values"] if v is not None]
     assert hint["values"][hint["choice"]] == max(values)
     # the same bot in the same seat would choose so (the game's own fork, in this process)
-    replay = Replay.from_json(call(f"{base}/api/games/{game}/replay")[1], "replay")
-    live = LiveGame(replay)
+    served = call(f"{base}/api/games/{game}/replay")[1]
+    assert served["setup"]["seed"] is None  # hidden until the game is over
+    live = LiveGame(sessions.get(game).replay)
     assert live.hint("greedy") == hint
     _, after = call(f"{base}/api/games/{game}")
     assert after["question"] == question

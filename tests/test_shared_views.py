@@ -1,4 +1,4 @@
-"""The built-in bots shown the table itself (``zsim.view.SHARED_READERS``): none of their
+"""The built-in bots shown the table itself (``zsim.view.shared_readers``): none of their
 questions changes the game, they see no hidden card, and no other bot is shown the live table,
 not even a subclass of theirs."""
 
@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 import pytest
 
 import zsim.game
+from zsim import view
 from zsim.decisions import Decision
 from zsim.game import Game, play_game
 from zsim.rules.lisi import LiSiSeat
@@ -17,7 +18,7 @@ from zsim.strategies.distilled import DistilledStrategy
 from zsim.strategies.heuristic import HeuristicStrategy
 from zsim.strategies.random_bot import RandomStrategy
 from zsim.strategies.registry import resolve
-from zsim.view import PLAYING, SHARED_READERS, PlayerView
+from zsim.view import PLAYING, PlayerView, shared_readers
 
 ARCHETYPES = ["greedy", "builder", "governor", "alchemist", "courtier", "mausoleum"]
 
@@ -34,7 +35,7 @@ def watched(monkeypatch):
         if not game.shares_table(decision.seat):
             checked["copied"] += 1
             return real(game, strategy, view, decision)
-        checked["forks"] += type(strategy) not in SHARED_READERS
+        checked["forks"] += type(strategy) not in shared_readers()
         before = pickle.dumps(game.state)
         answer = real(game, strategy, view, decision)
         after = pickle.dumps(game.state)
@@ -77,12 +78,9 @@ def test_a_search_s_forks_show_the_table_itself_to_its_playouts_and_change_nothi
     the fork."""
     result = play_game(box, [resolve(spec), resolve("greedy")], 11)
     assert watched["forks"] > 500  # the playouts' questions, checked one by one
-    saved = set(SHARED_READERS)
-    SHARED_READERS.clear()  # every seat and every fork shown copies: the same game
-    try:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(view, "_shared", frozenset())  # every seat and fork shown copies
         copied = play_game(box, [resolve(spec), resolve("greedy")], 11)
-    finally:
-        SHARED_READERS.update(saved)
     assert copied.scores == result.scores and copied.decisions == result.decisions
 
 

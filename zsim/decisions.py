@@ -48,9 +48,23 @@ class IllegalChoice(Exception):
         self.answer = answer
         self.seed = seed
         super().__init__(
-            f"strategy {strategy!r} answered {answer!r} to a {decision.kind!r} decision "
-            f"(seat {decision.seat}, game seed {seed}); legal options were {decision.options!r}"
+            f"strategy {shown(strategy)} answered {shown(answer)} to a {decision.kind!r} "
+            f"decision (seat {decision.seat}, game seed {seed}); legal options were "
+            f"{decision.options!r}"
         )
+
+
+def shown(value: Any, limit: int = 200) -> str:
+    """``repr(value)`` cut to ``limit`` characters, or what it is when its repr fails: an answer
+    or a name a strategy made may recurse, raise or run long in its ``__repr__``, and the
+    message that names the strategy must still be written."""
+    try:
+        text = repr(value)
+    except BaseException:  # anything a strategy's code raises
+        return f"<a {type(value).__name__} whose repr fails>"
+    if type(text) is not str:
+        return f"<a {type(value).__name__}>"
+    return text if len(text) <= limit else f"{text[:limit]}..."
 
 
 class Player(Protocol):

@@ -60,7 +60,7 @@ from zsim.rules.hidden import redeal, starting_deal
 from zsim.rules.lisi import LiSiSeat
 from zsim.rules.tables import Tables, compile_tables
 from zsim.state import GameState, PlayerState, Stage
-from zsim.view import PLAYING, SHARED_READERS, PlayerView, lisi_card, public_tables
+from zsim.view import PLAYING, PlayerView, lisi_card, public_tables, shared_readers
 
 if TYPE_CHECKING:
     from zsim.decisions import Player
@@ -424,12 +424,12 @@ class Game:
 
     def shares_table(self, seat: int) -> bool:
         """Is ``seat``'s strategy shown the table itself rather than a copy? In a game, only a
-        built-in bot that never writes to it, by its exact class (``zsim.view.SHARED_READERS``).
+        built-in bot that never writes to it, by its exact class (``zsim.view.shared_readers``).
         In a fork, which is the searching strategy's own game (nothing in it is the real
         game's), also a strategy that says it only reads (``reads_only``: a search's driver
         whose playout policy is such a bot)."""
         strategy = self._seats().strategies[seat]
-        if type(strategy) in SHARED_READERS:
+        if type(strategy) in shared_readers():
             return True
         return self._public and getattr(strategy, "reads_only", False) is True
 
@@ -1068,23 +1068,20 @@ class Game:
 
     def _audit(self, names: list[str]) -> None:
         """Fail the game when its score sheet is not what its own events scored (``vp``
-        events): something wrote VP into the game besides the rules. The seat with the most VP
-        it never scored is named as the likely cause."""
+        events): something wrote VP into the game besides the rules. VP written while a
+        strategy answers fail the game at that answer, naming that strategy
+        (``zsim.consult``); what this finds appeared outside every strategy call (a position
+        written by hand, a thread a bot left running), so it blames no seat: the seat whose
+        sheet is wrong need not be the one that wrote it."""
         wrong = score_audit([p.vp for p in self.state.players], self.records.ledger)
         if not wrong:
             return
-        gains: dict[int, int] = {}
-        for seat, _, extra in wrong:
-            gains[seat] = gains.get(seat, 0) + extra
-        culprit = max(gains, key=lambda s: gains[s])
-        blamed = culprit if gains[culprit] > 0 else None
         told = "; ".join(f"seat {seat} ({names[seat]}) has {abs(extra)} VP "
                          f"{'more' if extra > 0 else 'fewer'} in {category} than it scored"
                          for seat, category, extra in wrong)
-        cause = (f"; the likely cause is the strategy of seat {blamed}, {names[blamed]!r}, "
-                 f"which wrote into the game" if blamed is not None else "")
         raise ScoreAuditError(f"the score sheet of game seed {self.seed} is not what the game "
-                              f"scored: {told}{cause}", blamed)
+                              f"scored: {told}; it changed outside every strategy's "
+                              f"decision, so no strategy is named", None)
 
     def final_stats(self, p: PlayerState) -> dict[str, int]:
         stats = dict(p.stats)

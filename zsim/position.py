@@ -34,6 +34,7 @@ here.
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
@@ -205,6 +206,10 @@ def from_text(text: str, box: Box, fresh: Callable[[int, int, GameOptions], Any]
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise PositionError(f"not JSON: {error}") from None
+    except RecursionError:
+        raise PositionError("refused: nested too deeply for a position") from None
+    except ValueError as error:  # a number of more digits than Python converts
+        raise PositionError(f"not a position: {str(error).split(';')[0]}") from None
     if not isinstance(data, dict):
         raise PositionError("a position is a JSON object")
     if data.get("format", FORMAT) != FORMAT:
@@ -356,8 +361,11 @@ def _read_state(data: dict[str, Any], state: GameState, ids: dict[str, int], box
         for field, value in given.items():
             if field not in fields(PlayerState) or field == "seat":
                 raise PositionError(f"players[{seat}].{field}: no such field of a player")
-            setattr(p, field, _value(f"players[{seat}].{field}", field, value,
-                                     getattr(p, field), ids, box, placed))
+            read = _value(f"players[{seat}].{field}", field, value, getattr(p, field), ids,
+                          box, placed)
+            if field in COUNTS:
+                _check_counts(f"players[{seat}].{field}", read)
+            setattr(p, field, read)
     _fill_supplies(board, players, state, box)
     if "hands" in data:
         state.hands = _value("hands", "hands", data["hands"], state.hands, ids, box, placed)
@@ -434,6 +442,26 @@ def _value(where: str, field: str, value: Any, before: Any, ids: dict[str, int],
     if isinstance(before, tuple):
         return _tuples(value)
     return _lists(value)
+
+
+# The fields of a player board that count pieces, tokens, VP...: whole numbers, never negative
+# (a board with -3 Workers played on to a winner), nor beyond what a game can hold.
+COUNTS = frozenset({"unrest", "officials", "official_supply", "workers", "governors", "palaces",
+                    "walls", "soldiers", "entrance", "ship", "tokens", "large", "vp", "stats"})
+MAX_COUNT = 1_000_000
+
+
+def _check_counts(where: str, value: Any) -> None:
+    """Refuse a count that is not a whole number from 0 to ``MAX_COUNT``, naming it."""
+    items = value.items() if isinstance(value, dict) else enumerate(
+        value if isinstance(value, list | tuple) else [value])
+    for key, item in items:
+        if isinstance(item, list | tuple):
+            _check_counts(f"{where}[{key}]", item)
+        elif type(item) is not int or not 0 <= item <= MAX_COUNT:
+            at = f"{where}[{key!r}]" if isinstance(value, dict | list | tuple) else where
+            raise PositionError(f"{at}: {item!r}; expected a whole number from 0 to "
+                                f"{MAX_COUNT:,}")
 
 
 def _list(where: str, value: Any) -> list[Any]:
@@ -523,12 +551,16 @@ def _rng_json(state: tuple[Any, ...]) -> list[Any]:
 
 
 def _rng(value: Any) -> tuple[Any, ...]:
+    """A random generator's state as ``random.getstate()`` gives it, checked by setting it on a
+    generator (a wrong one would fail the game later, far from the text that held it)."""
     try:
         version, words, gauss = value
-        return version, tuple(words), gauss
-    except (TypeError, ValueError):
+        state = version, tuple(words), gauss
+        random.Random().setstate(state)
+    except (TypeError, ValueError, OverflowError):
         raise PositionError("rng: expected [version, [words], gauss] as random.getstate() "
                             "gives, or null") from None
+    return state
 
 
 def _tuples(value: Any) -> Any:

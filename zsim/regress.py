@@ -360,13 +360,22 @@ def table_path(path: Path) -> Path:
 
 def load_summary(path: Path) -> Baseline:
     """Read a baseline file's YAML summary alone, with errors that name the file and key."""
+    record = "a baseline is written by: zsim regress --baseline FILE.yaml --update"
     if path.suffix == table_path(path).suffix and path.is_file():
+        if (path.parent / "run.json").is_file():
+            raise BaselineError(f"{path} is a table of a run, not a baseline; {record}")
+        if not path.with_suffix(".yaml").is_file():
+            raise BaselineError(f"{path} is a Parquet table, not a baseline; {record}")
         raise BaselineError(f"{path} is the per-game table of a baseline: give its YAML file "
                             f"({path.with_suffix('.yaml')})")
     data = read_yaml(path, BaselineError)
     if not isinstance(data, dict):
         raise BaselineError(f"{path}: a baseline is a mapping of keys (see docs/regress.md), "
                             f"got {type(data).__name__}")
+    if "format" not in data:  # another file of zsim's (an experiment, say): one line, not 18
+        what = ("an experiment" if {"strategies", "games", "players"} & set(data)
+                else "not a baseline")
+        raise BaselineError(f"{path} is {what} (it has no 'format' key); {record}")
     return _validate(data, str(path))
 
 

@@ -426,7 +426,7 @@ class GameState:
         copied): the other hands and the decks are empty lists, and Li Si's hidden action deck
         is left out of a copy of his pieces. For readers that never write, whom a copy of the
         table at each of their questions would cost more than their own thinking
-        (``zsim.view.SHARED_READERS``): the parts change as the game goes on."""
+        (``zsim.view.shared_readers``): the parts change as the game goes on."""
         other = GameState(self.n, blank=True)
         other.round = self.round
         other.stage = self.stage

@@ -8,17 +8,20 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from zsim.yamlload import AliasBomb, DuplicateKey, safe_load
+from zsim.yamlload import AliasBomb, DuplicateKey, Unreadable, read_text, safe_load
 
 
 def read_yaml(path: Path, error: type[Exception]) -> Any:
     """A YAML file's contents; an unreadable or invalid file raises ``error`` naming it."""
     try:
-        return safe_load(path.read_text(encoding="utf-8"))
+        return safe_load(read_text(path))
     except OSError as problem:
         raise error(f"{path}: cannot read: {problem.strerror}") from None
     except UnicodeDecodeError:
         raise error(f"{path}: not a YAML file: it is not UTF-8 text") from None
+    except Unreadable as problem:
+        raise error(str(problem) if str(problem).startswith(str(path)) else
+                    f"{path}: {problem}") from None
     except (AliasBomb, DuplicateKey) as problem:
         raise error(f"{path}: {problem}") from None
     except yaml.YAMLError as problem:

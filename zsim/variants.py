@@ -20,7 +20,7 @@ from zsim.components import Box, load_box
 from zsim.components.overrides import parse_value
 from zsim.options import SETUP_PREFIX, GameOptions, OptionError
 from zsim.paths import shipped, unknown_name
-from zsim.yamlload import AliasBomb, safe_load
+from zsim.yamlload import AliasBomb, Unreadable, read_text, safe_load
 
 OPTION_KEYS = frozenset(f.name for f in fields(GameOptions))
 #: Keys of a variant file that describe it rather than change the game: what it is, and the
@@ -33,7 +33,7 @@ def other_readings(directory: Path) -> dict[str, list[Path]]:
     found: dict[str, list[Path]] = {}
     for path in sorted(directory.glob("*.yaml")):
         try:
-            data = safe_load(path.read_text(encoding="utf-8"))
+            data = safe_load(read_text(path))
         except (OSError, yaml.YAMLError, AliasBomb):
             continue  # a broken variant file is reported when it is used, not here
         ids = data.get(OTHER_READING) if isinstance(data, dict) else None
@@ -97,7 +97,7 @@ def parse(entries: Sequence[str]) -> Variants:
             else:
                 try:
                     parsed = parse_value(value) if isinstance(value, str) else value
-                except AliasBomb as error:
+                except (AliasBomb, Unreadable) as error:
                     raise OptionError(f"variant {key!r}: {error}") from None
                 box.append((key, parsed))
     return Variants(tuple(options), tuple(box))
@@ -123,8 +123,11 @@ def _file_pairs(path: Path) -> list[tuple[str, Any]]:
     if not path.is_file():
         raise OptionError(f"variant file {path} does not exist")
     try:
-        data = safe_load(path.read_text(encoding="utf-8"))
-    except AliasBomb as error:
+        data = safe_load(read_text(path))
+    except OSError as error:
+        raise OptionError(f"variant file {path}: cannot read: {error.strerror or error}"
+                          ) from None
+    except (AliasBomb, Unreadable) as error:
         raise OptionError(f"variant file {path}: {error}") from None
     except yaml.YAMLError as error:
         raise OptionError(f"variant file {path}: YAML syntax error: {error}") from error

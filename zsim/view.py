@@ -7,7 +7,7 @@ records). Each part is copied when first read in a decision (the seat's board al
 the hand alone for ``hand``, every board for ``players``, the whole table for ``board``) and
 shared by what the strategy reads in that decision; nothing of it is shared with the game nor
 with another seat, so a strategy that writes into it changes what it alone sees. The exception
-is a built-in bot that only reads (``SHARED_READERS``, by exact class): its seat is shown the
+is a built-in bot that only reads (``shared_readers``, by exact class): its seat is shown the
 table itself, the hidden cards left out. The helpers below compute from the game and return
 fresh numbers and lists.
 ``tables`` is the strategy's own copy of the box (``public_tables``), never the engine's.
@@ -26,6 +26,7 @@ engine never hands one to a strategy.
 from __future__ import annotations
 
 import copy
+import importlib
 import random
 from typing import Any, Final, Protocol
 from weakref import WeakKeyDictionary
@@ -63,11 +64,23 @@ class Host(Table, Protocol):
 PLAYING: Final[dict[int, Host]] = {}
 
 # The strategy classes whose seats are shown the table itself rather than a copy of it: the
-# built-in bots that only read it (each adds its own class, by exact type: a subclass, which
-# may write, is shown copies). Copying the table at every question cost the heuristic bots
-# more than their rules engine; tests/test_shared_views.py plays every built-in bot of this
-# set at every player count and checks that none of its questions changes the game.
-SHARED_READERS: Final[set[type]] = set()
+# built-in bots that only read it, by exact type (a subclass, which may write, is shown
+# copies). Copying the table at every question cost the heuristic bots more than their rules
+# engine; tests/test_shared_views.py plays every one at every player count and checks that none
+# of its questions changes the game. A fixed list, read by ``shared_readers``: no public set a
+# bot could add its own class to (and be shown the live table).
+_SHARED_READERS: Final = (("zsim.strategies.heuristic", "HeuristicStrategy"),
+                          ("zsim.strategies.distilled", "DistilledStrategy"))
+_shared: frozenset[type] | None = None
+
+
+def shared_readers() -> frozenset[type]:
+    """The classes of ``_SHARED_READERS`` (imported on the first call, which is a game's)."""
+    global _shared
+    if _shared is None:
+        _shared = frozenset(getattr(importlib.import_module(module), name)
+                            for module, name in _SHARED_READERS)
+    return _shared
 
 
 class NotPlaying(Exception):
@@ -102,7 +115,7 @@ class PlayerView:
         # shown again rather than copied (whatever the seat did to it, no other seat sees it)
         self._shown: list[PlayerState | None] = []
         self._last: GameState | None = None
-        # shown the table itself (SHARED_READERS): 1 yes, 0 no, -1 not asked yet; a program's
+        # shown the table itself (shared_readers): 1 yes, 0 no, -1 not asked yet; a program's
         # view of a game it holds is always a copy
         self._shares = -1 if owner is None else 0
 
@@ -166,7 +179,7 @@ class PlayerView:
         return game
 
     def _share(self, game: Host) -> None:
-        """This decision's parts for a seat shown the table itself (``SHARED_READERS``): the
+        """This decision's parts for a seat shown the table itself (``shared_readers``): the
         state's own public parts, and its own hand; never another hand nor a deck."""
         lisi = game.state.lisi
         card = lisi_card(lisi.card, game.t, self.tables) if lisi is not None else None

@@ -62,7 +62,7 @@ EXIT_TERMINATED = 143  # 128 + SIGTERM, as a shell reports a process ended by it
 @click.option("--isolate", "isolate", multiple=True, metavar="SPEC",
               help="Play this strategy of the lineup in a process of its own, seeing only its "
                    "seat's table, with --isolate-memory and the decision time limit "
-                   "(repeatable; for bots you do not trust).")
+                   "(repeatable; 'all': every strategy; for bots you do not trust).")
 @click.option("--isolate-memory", type=click.IntRange(min=16), metavar="MIB",
               help="Memory an isolated strategy's process may take beyond what it starts "
                    "with (default 1024).")

@@ -9,9 +9,8 @@ from pathlib import Path
 import click
 
 from zsim.extras import require
+from zsim.serve.hosts import is_loopback
 from zsim.serve.sessions import Sessions
-
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 @click.command("serve")
@@ -35,6 +34,8 @@ def command(host: str, port: int, games_dir: Path, bot_seconds: float, pace: int
     """Serve the playtest app: set a game up (players, bots, a variant, a seed), play the human
     seats in a browser against the bots, with undo, hints and hot-seat play."""
     require("serve", "zsim serve")
+    if host.startswith("[") and host.endswith("]"):  # an IPv6 address as written in a URL
+        host = host[1:-1]
     import uvicorn
 
     from zsim.serve.app import create_app
@@ -45,7 +46,7 @@ def command(host: str, port: int, games_dir: Path, bot_seconds: float, pace: int
     app = create_app(sessions, host=host, pace=pace)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"zsim serve: http://{shown}:{port}/ (games kept in {games_dir}; Ctrl-C stops)")
-    if host not in LOOPBACK:
+    if not is_loopback(host):
         click.echo(f"warning: anyone who can reach {host} can play here, and set up games with "
                    "bots from Python files on this machine", err=True)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))

@@ -28,12 +28,15 @@ from zsim.runner.experiment import ExperimentError
 @VARIANT
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="Run directory, new or empty (default: runs/tournament-TIMESTAMP).")
+@click.option("--isolate", "isolate", multiple=True, metavar="SPEC",
+              help="Play this strategy in a process of its own, as for `zsim run` "
+                   "(repeatable; 'all': every strategy of the tournament).")
 @QUIET
 @rating_outputs
 def command(strategies: tuple[str, ...], games: int | None, players: int | None,
             jobs: int | None, seed: int | None, variants: tuple[str, ...], out: Path | None,
-            quiet: bool, csv_path: Path | None, figure_path: Path | None,
-            as_json: bool) -> None:
+            isolate: tuple[str, ...], quiet: bool, csv_path: Path | None,
+            figure_path: Path | None, as_json: bool) -> None:
     """Play every PLAYERS-subset of the lineup in every seat order equally often, then rate.
 
     One round is C(strategies, players) x players! games; --games is rounded up to whole
@@ -50,7 +53,8 @@ def command(strategies: tuple[str, ...], games: int | None, players: int | None,
         if variants:
             base = with_variants(base, parse_variants(variants), "command line (--variant)")
         planned = plan_tournament(base, strategies or base.strategies,
-                                  players or base.players[0], games, jobs=jobs, seed=seed)
+                                  players or base.players[0], games, jobs=jobs, seed=seed,
+                                  isolate=list(isolate) or None)
     except (ExperimentError, OptionError) as error:
         raise click.ClickException(str(error)) from error
     experiment = planned.experiment

@@ -20,7 +20,7 @@ from typing import Any
 
 import yaml
 
-from zsim.yamlload import AliasBomb, safe_load
+from zsim.yamlload import AliasBomb, Unreadable, safe_load
 
 _PART = re.compile(r"\.?([A-Za-z_][\w-]*)|\[([^\]]+)\]")
 
@@ -29,7 +29,7 @@ def parse_value(text: str) -> Any:
     """A variant's value as YAML (``8`` is an int, ``[1, 2]`` a list, ``wall`` a string)."""
     try:
         return safe_load(text)
-    except AliasBomb:
+    except (AliasBomb, Unreadable):  # a bomb, or a value no program can hold: refused
         raise
     except yaml.YAMLError:
         return text

@@ -10,7 +10,7 @@ from typing import Any
 
 import yaml
 
-from zsim.yamlload import LOADER, AliasBomb, check_expansion
+from zsim.yamlload import LOADER, AliasBomb, Unreadable, check_expansion, construct, read_text
 
 PathKey = str | int
 KeyPath = tuple[PathKey, ...]
@@ -50,15 +50,20 @@ def format_path(path: KeyPath) -> str:
 def read_yaml(path: Path) -> tuple[Source | None, list[str]]:
     """Parse one file; report a missing file, a syntax error or a top level that is no mapping."""
     name = path.name
-    if not path.is_file():
+    if not path.exists():
         return None, [f"{name}: file is missing from {path.parent}"]
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = read_text(path)
+    except Unreadable as exc:
+        return None, [f"{name}: {exc}"]
+    except OSError as exc:
+        return None, [f"{name}: cannot read {path}: {exc.strerror or exc}"]
     loader = LOADER(text)
     try:  # one parse: the node tree gives the lines, and the data is built from it
         root = loader.get_single_node()
         check_expansion(root)
-        data = None if root is None else loader.construct_document(root)
-    except AliasBomb as exc:
+        data = construct(loader, root)
+    except (AliasBomb, Unreadable) as exc:
         return None, [f"{name}: {exc}"]
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark

@@ -11,7 +11,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union, get_args
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    field_validator,
+    model_validator,
+)
 
 from zsim.components.readonly import frozen
 
@@ -48,6 +55,9 @@ def _within_bound(value: Any) -> Any:
     return value
 
 
+_NUMBERS = (int, float, int | None, float | None)  # field types a bool is refused for
+
+
 class Frozen(BaseModel):
     """Base for every component model: immutable, unknown keys are errors, and no whole number
     is out of ``INT_BOUND`` (checked here once for every field of every model)."""
@@ -58,6 +68,18 @@ class Frozen(BaseModel):
     @classmethod
     def _numbers_within_bound(cls, value: Any) -> Any:
         return _within_bound(value)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_flag_for_a_number(cls, data: Any) -> Any:
+        """``palace_vp: true`` is a slip, not 1 VP (pydantic reads a bool as a number)."""
+        if isinstance(data, dict):
+            for key, value in data.items():
+                field = cls.model_fields.get(key) if isinstance(key, str) else None
+                if isinstance(value, bool) and field is not None and \
+                        field.annotation in _NUMBERS:
+                    raise ValueError(f"{key}: expected a number, not {str(value).lower()}")
+        return data
 
 
 class Assumable(Frozen):

@@ -43,7 +43,7 @@ def seat_copy(state: GameState, seat: int, players: list[PlayerState] | None = N
 
 def seat_window(state: GameState, seat: int, lisi_card: LiSiCard | None = None) -> GameState:
     """The state as ``seat`` sees it, made of the state's own public parts (``GameState.shared``):
-    what a seat whose strategy only reads is shown (``zsim.view.SHARED_READERS``). The hidden
+    what a seat whose strategy only reads is shown (``zsim.view.shared_readers``). The hidden
     cards are left out as in ``seat_copy``; ``lisi_card`` as there."""
     other = state.shared(seat)
     if other.lisi is not None and lisi_card is not None:

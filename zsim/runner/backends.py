@@ -17,16 +17,17 @@ asked for.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cloudpickle import dumps
-from joblib import Parallel, delayed, effective_n_jobs, parallel_config
+from joblib import effective_n_jobs
 
 from zsim.errors import UserError
 from zsim.runner import processes
@@ -73,8 +74,7 @@ def using(name: str, jobs: int, scheduler: str | None = None) -> Iterator[Pool]:
                 raise BackendError(f"cannot reach Dask scheduler {scheduler}: {error}") from None
         else:
             client = stack.enter_context(connect(stack.enter_context(local_cluster(jobs))))
-        stack.enter_context(parallel_config(backend="dask", n_jobs=-1))
-        yield Pool(sum(client.nthreads().values()), _play_on_dask)
+        yield Pool(sum(client.nthreads().values()), partial(_play_on_dask, client))
 
 
 def workers(name: str, jobs: int, scheduler: str | None = None) -> int | None:
@@ -120,13 +120,31 @@ def pickling_error(obj: object) -> Exception | None:
     return None
 
 
-def _play_on_dask(context: RunContext, out: Path, pending: list[Chunk]) -> Iterator[ChunkResult]:
-    """Results as they finish; joblib dispatches only a few chunks ahead, so neither the
-    pending tasks nor the results pile up in memory."""
-    from zsim.runner import chunkfile, worker
+def _play_on_dask(client: Any, context: RunContext, out: Path, pending: list[Chunk]
+                  ) -> Iterator[ChunkResult]:
+    """Results as they finish, a few chunks in flight per Dask thread, so that neither the
+    tasks nor the results pile up in memory. Every chunk is a task of the cluster, never played
+    in this process (joblib would play them here with one worker thread). The run's context
+    goes pickled by value (cloudpickle), so that a bot defined in a file of this machine reaches
+    workers that cannot import it; a task hands back its counts or its error as text."""
+    from distributed import as_completed
 
-    parallel = Parallel(return_as="generator_unordered", batch_size=1, pre_dispatch="2*n_jobs")
-    for chunk in parallel(delayed(worker.play_chunk)(context, index, start, stop)
-                          for index, start, stop in pending):
-        chunkfile.write(out, chunk.label, chunk.files)
-        yield chunk
+    from zsim.runner import chunkfile, processes, worker
+
+    shipped = client.scatter(dumps(context), broadcast=True)
+    window = max(2, 2 * sum(client.nthreads().values()))
+    queue = iter(pending)
+
+    def submit(chunk: Chunk) -> Any:
+        return client.submit(worker.play_shipped, shipped, *chunk, pure=False)
+
+    running = as_completed([submit(chunk) for chunk in itertools.islice(queue, window)])
+    for future in running:
+        what, value = future.result()
+        if what != "done":
+            raise processes.WorkerError(f"a Dask worker failed: {value}")
+        chunkfile.write(out, value.label, value.files)
+        yield value
+        following = next(queue, None)
+        if following is not None:
+            running.add(submit(following))

@@ -28,13 +28,13 @@ from zsim.components import BoxError
 from zsim.game import Game, any_forks
 from zsim.options import OptionError
 from zsim.rules.lisi import LiSiSeat
-from zsim.runner import backends, chunkfile, lock, writer
+from zsim.runner import backends, chunkfile, lock, stop, writer
 from zsim.runner.boxfiles import load_for_run
 from zsim.runner.experiment import Experiment, ExperimentError, parse_experiment
 from zsim.runner.isolate import Isolated
 from zsim.runner.limits import TimeLimits
 from zsim.runner.merging import Merger
-from zsim.runner.processes import WorkerLost
+from zsim.runner.processes import WorkerError, WorkerLost
 from zsim.runner.provenance import play_digest
 from zsim.runner.summary import Summary, Tally, summarize
 from zsim.runner.worker import ChunkResult, RunContext, peak_rss_bytes
@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 # size; a chunk file per game or two costs little beside games that slow.
 SEARCH_CHUNK_SIZE = 2
 TAIL_PIECES = 4  # the last two chunks' worth is cut in quarters when workers share a run
+MAX_CHUNKS = 100_000  # chunks a run's plan lists (a few MB): far beyond what a run plays
 _PACKAGES = ("numpy", "pandas", "pyarrow", "joblib", "pydantic", "dask", "distributed")
 
 
@@ -112,8 +113,11 @@ def start_run(experiment: Experiment, out: Path, *, source: str = "experiment",
     ``strategies`` to the command line). ``strategies`` maps lineup names to instances, for
     bots that the registry cannot name.
     """
+    out = out.absolute()  # a bot's os.chdir in a worker must not move where the run writes
     experiment = experiment.with_overrides(source, box=str(experiment.box_dir().resolve()))
     context = _context(experiment, source, strategies, given)
+    _plannable(experiment.games, chunk_size(experiment, context),
+               (given or {}).get("games", source))
     with writer.claim_out(out):
         return _start(out, experiment, context, source, progress)
 
@@ -169,6 +173,7 @@ def resume_run(out: Path, *, jobs: int | None = None, backend: str | None = None
     Only how the run executes may change (jobs, backend, scheduler, failures tolerated, time
     limits, isolated strategies), never what it plays.
     """
+    out = out.absolute()  # a bot's os.chdir in a worker must not move where the run writes
     changes = {"jobs": jobs, "backend": backend, "scheduler": scheduler,
                "max_failures": max_failures, "decision_time_limit": decision_time_limit,
                "game_time_limit": game_time_limit, "isolate": isolate,
@@ -245,8 +250,21 @@ def chunk_bounds(games: int, size: int, pieces: int = TAIL_PIECES) -> list[tuple
                                                                  strict=True))]
 
 
+def _plannable(games: int, size: int, where: str) -> None:
+    """Refuse a run of more chunks than its plan can hold (every chunk is listed: a run of
+    10**15 games would exhaust the memory before its first game), in one line."""
+    chunks = games // size + 2 * TAIL_PIECES
+    if chunks > MAX_CHUNKS:
+        raise ExperimentError(
+            f"{where}: key 'games': {games:,} games in chunks of {size:,} make {chunks:,} "
+            f"chunks, more than a run plans ({MAX_CHUNKS:,}, so at most "
+            f"{(MAX_CHUNKS - 2 * TAIL_PIECES) * size:,} games); raise chunk_size (at most "
+            f"100,000) or split the games into several runs")
+
+
 def _execute(out: Path, manifest: dict[str, Any], experiment: Experiment, context: RunContext,
              progress: bool) -> RunReport:
+    _plannable(experiment.games, manifest["chunk_size"], str(out / writer.RUN_JSON))
     # a run.json from before the key was recorded: its tail was cut in quarters
     bounds = chunk_bounds(experiment.games, manifest["chunk_size"],
                           manifest.get("tail_pieces", TAIL_PIECES))
@@ -298,6 +316,11 @@ def _execute(out: Path, manifest: dict[str, Any], experiment: Experiment, contex
             _close_session(out, manifest, session, totals, clock, "interrupted")
             raise WorkerDied(out, _games_on_disk(out, bounds), experiment.games,
                              error) from error
+        except WorkerError as error:  # the runner's own code failed in a worker
+            with contextlib.suppress(OSError):
+                _close_session(out, manifest, session, totals, clock, "failed")
+            raise RunFailed(f"{error}; once that is fixed, finish the run with: zsim run "
+                            f"--resume {out}") from None
         except OSError as error:
             with contextlib.suppress(OSError):  # the disk may be too full for run.json too
                 _close_session(out, manifest, session, totals, clock, "failed")
@@ -364,19 +387,31 @@ def _games_on_disk(out: Path, bounds: list[tuple[int, int, int]]) -> int:
 @contextlib.contextmanager
 def _sigterm_stops() -> Iterator[None]:
     """While a run plays, SIGTERM stops it as Ctrl-C does (in the main thread, the only one
-    that can take signals)."""
+    that can take signals); both note the stop as the runner's own (``zsim.runner.stop``), so
+    that a game playing in this process lets it through instead of failing on it."""
+    stop.clear()
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def terminate(signum: int, frame: Any) -> None:
+        stop.ask()
         raise Terminated
 
+    def interrupt(signum: int, frame: Any) -> None:
+        stop.ask()
+        raise KeyboardInterrupt
+
     previous = signal.signal(signal.SIGTERM, terminate)
+    before = signal.getsignal(signal.SIGINT)
+    if before is signal.default_int_handler:  # not if the caller set its own
+        signal.signal(signal.SIGINT, interrupt)
     try:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+        if before is signal.default_int_handler:
+            signal.signal(signal.SIGINT, before)
 
 
 def _cannot_write(error: OSError, out: Path | None) -> str:
@@ -459,7 +494,7 @@ def _context(experiment: Experiment, source: str, instances_given: Mapping[str, 
                     f"{where('strategies')}: key 'strategies': {name} cannot be sent to worker "
                     f"processes ({type(error).__name__}: {error}); run it with the local "
                     f"backend, or keep only picklable state in the bot")
-    for name in experiment.isolate:
+    for name in experiment.isolated():
         given_here = bool(instances_given and name in instances_given)
         instances[name] = _isolated(instances[name], name, experiment, where("isolate"),
                                     None if given_here else name)

@@ -29,6 +29,7 @@ from zsim.variants import Variants
 from zsim.variants import parse as parse_variants
 
 EXPERIMENTS_DIR = configs_dir("experiments")
+ISOLATE_ALL = "all"  # ``isolate: [all]``: every strategy of the lineup
 DEFAULT_EXPERIMENT = EXPERIMENTS_DIR / "default.yaml"
 
 # The fields that decide the results; the run id is a digest of these plus the box contents.
@@ -53,7 +54,8 @@ class Experiment(BaseModel):
     seed: int = Field(0, ge=0)
     variants: dict[str, str] = Field(default_factory=dict)
     box: str | None = None
-    chunk_size: int = Field(200, ge=1)
+    # a chunk's game plans are built at once in the worker playing it: a bound on its memory
+    chunk_size: int = Field(200, ge=1, le=100_000)
     jobs: int = -1
     backend: Literal["local", "dask"] = "local"
     scheduler: str | None = None
@@ -157,12 +159,19 @@ class Experiment(BaseModel):
     @model_validator(mode="after")
     def _isolated_in_lineup(self) -> Experiment:
         for name in self.isolate:
-            if name not in self.strategies:
+            if name != ISOLATE_ALL and name not in self.strategies:
                 raise ValueError(f"isolate names {name!r}, which is not in the lineup "
                                  f"({', '.join(self.strategies)})")
         return self
 
     # --- derived ---------------------------------------------------------------------------
+
+    def isolated(self) -> list[str]:
+        """The strategies of the lineup played in processes of their own: those ``isolate``
+        names, or every one with ``all`` (a tournament of bots none of which is trusted)."""
+        if ISOLATE_ALL in self.isolate:
+            return list(dict.fromkeys(self.strategies))
+        return list(dict.fromkeys(self.isolate))
 
     def box_dir(self) -> Path:
         return Path(self.box) if self.box else default_box_dir()

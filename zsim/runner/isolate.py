@@ -43,16 +43,19 @@ import json
 import os
 import random
 import resource
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any
 
 from zsim.decisions import Decision
 from zsim.game import Checkpoint, Game, as_offered
 from zsim.records import ResultRecorder
+from zsim.runner import sandbox
 
 if TYPE_CHECKING:
     from zsim.components import Box
@@ -61,9 +64,27 @@ if TYPE_CHECKING:
     from zsim.strategies.base import Strategy
     from zsim.view import PlayerView
 
+_HIDDEN: list[str] = []  # directories an isolated strategy may not see (the run's)
+_SCRATCH_ROOT: list[str | None] = [None]  # where scratch directories go (None: the temp dir)
+
+
+def scratch_in(root: str) -> None:
+    """Make the isolated processes' scratch directories in ``root`` (a run's process removes
+    its root at the end, whatever became of the workers)."""
+    _SCRATCH_ROOT[0] = root
+
+
+def hide(path: str) -> None:
+    """Cover ``path`` (the run directory) in the isolated processes started from now on, where
+    they have namespaces of their own (``zsim.runner.sandbox``)."""
+    if path not in _HIDDEN:
+        _HIDDEN.append(path)
+
+
 DEFAULT_MEMORY_MIB = 1024
 START_SECONDS = 60.0  # for a fresh interpreter to import zsim and the bot, on a busy machine
 PR_SET_PDEATHSIG = 1  # prctl(2)
+GAME_OVER = "game over"  # the message that ends a game in the isolated process
 _GAME_KEY = "zsim.isolated"  # in the game's view's memo: which game the child's memo is of
 _games = itertools.count()
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
@@ -90,10 +111,12 @@ class Isolated:
         self._conn: Connection | None = None
         self._owner = 0  # the pid that started the child (a forked worker starts its own)
         self._box: Box | None = None
+        self._scratch: str | None = None  # the child's working directory
 
     def __getstate__(self) -> dict[str, Any]:
         """Sent to a worker process without its child, which that worker starts anew."""
-        return {**self.__dict__, "_child": None, "_conn": None, "_owner": 0, "_box": None}
+        return {**self.__dict__, "_child": None, "_conn": None, "_owner": 0, "_box": None,
+                "_scratch": None}
 
     def choose(self, view: PlayerView, decision: Decision) -> Any:
         box = view.tables.box
@@ -136,6 +159,20 @@ class Isolated:
         view.rng.setstate(rng)
         return options[answer]
 
+    def game_over(self) -> None:
+        """A game it played is over: its process kills whatever the strategy started in it
+        (in namespaces) and forgets the game; a process that does not answer is ended."""
+        if self._conn is None or self._owner != os.getpid():
+            return
+        try:
+            self._conn.send(GAME_OVER)
+            if self._conn.poll(START_SECONDS):
+                self._conn.recv_bytes()
+                return
+        except (EOFError, OSError):
+            pass
+        self._stop()
+
     def _start(self, box: Box) -> None:
         """A fresh interpreter (not a fork: a fork would hold the worker's memory, with the
         game being played, and the run's seeds; nor multiprocessing's spawn, which runs the
@@ -143,11 +180,17 @@ class Isolated:
         ready, so that its start counts in no decision's time."""
         self._stop()
         ours, theirs = socket.socketpair()
+        self._scratch = tempfile.mkdtemp(prefix="zsim-isolated-", dir=_SCRATCH_ROOT[0])
         with theirs:
+            # its own session and group, no descriptor but its socket, a scratch directory,
+            # and namespaces where the system allows (zsim.runner.sandbox)
             child = subprocess.Popen(
-                [sys.executable, "-c", f"from zsim.runner.isolate import serve; "
-                                       f"serve({theirs.fileno()})"],
-                pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL)
+                [*sandbox.prefix(), sys.executable, "-c",
+                 f"from zsim.runner.isolate import serve; "
+                 f"serve({theirs.fileno()}, {list(_HIDDEN)!r}, {self._scratch!r})"],
+                pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+                cwd=self._scratch)
         conn = Connection(ours.detach())
         self._child, self._conn, self._owner, self._box = child, conn, os.getpid(), box
         try:  # what it plays, pickled: from the worker to it, never the other way
@@ -167,31 +210,46 @@ class Isolated:
                                         f"its process: {error}")
 
     def _stop(self) -> None:
+        """Kill the child with its session's process group (in namespaces, the kernel kills
+        whatever else it started with it), and remove its scratch directory."""
         if self._child is not None and self._owner == os.getpid():
+            with contextlib.suppress(OSError):
+                os.killpg(self._child.pid, signal.SIGKILL)
             self._child.kill()
             self._child.wait(5)
         if self._conn is not None:
             self._conn.close()
-        self._child = self._conn = self._box = None
+        if self._scratch is not None and self._owner == os.getpid():
+            shutil.rmtree(self._scratch, ignore_errors=True)
+        self._child = self._conn = self._box = self._scratch = None
 
     def close(self) -> None:
         """End the child process (it also ends with the worker that started it)."""
         self._stop()
 
 
-def serve(fd: int) -> None:
-    """The child, talking through the socket ``fd``: build the strategy it is sent, then
-    answer each question sent until the socket closes (the worker that started it ended, or
-    killed it)."""
+def serve(fd: int, hidden: list[str] | None = None, scratch: str | None = None) -> None:
+    """The child, talking through the socket ``fd``: put up the walls of its namespaces (while
+    it runs one thread: the kernel refuses a new user namespace to more), build the strategy it
+    is sent, then answer each question sent until the socket closes (the worker that started it
+    ended, or killed it)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the run's to handle
     _die_with_parent()
     conn = Connection(fd)
+    walled: bool | OSError | None
+    try:
+        walled = sandbox.enclose(hidden or [], scratch) if scratch else None
+    except OSError as error:
+        walled = error
     try:
         strategy, box, memory_mib = conn.recv()
+        if isinstance(walled, OSError):
+            raise walled
         if isinstance(strategy, str):
             from zsim.strategies.registry import resolve
             strategy = resolve(strategy)
         _cap_memory(memory_mib)
+        sandbox.limit()
     except Exception as error:
         _send(conn, "error", f"{type(error).__name__}: {error}")
         return
@@ -199,9 +257,15 @@ def serve(fd: int) -> None:
     games: dict[tuple[int, int], Game] = {}
     while True:
         try:
-            seat, n, game_key, state, decisions, options, rng, asked = conn.recv()
+            message = conn.recv()
         except EOFError:
             return
+        if message == GAME_OVER:  # what the strategy started in the game ends with it
+            games.clear()
+            sandbox.kill_strays()
+            _send(conn, "ok")
+            continue
+        seat, n, game_key, state, decisions, options, rng, asked = message
         try:
             game = _table_of(games, (game_key, seat), box, n, state, decisions, options)
             view = game.views[seat]
@@ -253,6 +317,7 @@ def _table_of(games: dict[tuple[int, int], Game], key: tuple[int, int], box: Box
     game = games.get(key)
     if game is None:
         games.clear()  # a new game: the last one's goes, and its memo with it
+        sandbox.kill_strays()  # and what the strategy started in it
         game = games[key] = Game.restore(box, Checkpoint(
             seed=0, options=options, state=state, rng=random.Random(0).getstate(),
             decisions=decisions, answers=[], told=0, records=ResultRecorder(n),

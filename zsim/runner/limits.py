@@ -46,14 +46,11 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import FrameType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from zsim.consult import consult
+from zsim.consult import asked_in, consult
 from zsim.consult import watch as consult_calls
 from zsim.game import Game
-
-if TYPE_CHECKING:
-    from zsim.decisions import Decision
 
 DEFAULT_DECISION_SECONDS = 10.0
 DEFAULT_GAME_SECONDS = 300.0
@@ -186,12 +183,14 @@ def _late(beat: Beat, limits: TimeLimits, now: float) -> bool:
             or now - beat.seen > limits.hard(limits.decision or limits.game))
 
 
-def asking(frame: FrameType | None) -> tuple[Game, Decision] | None:
-    """The game and decision of the innermost strategy call on a thread's stack, if any."""
+def asking(frame: FrameType | None) -> tuple[Game, int, str] | None:
+    """The game, seat and decision kind of the innermost strategy call on a thread's stack, if
+    any: the seat and kind as the engine asked them (``zsim.consult.asked_in``), never what the
+    strategy's copy of the decision says."""
     while frame is not None:
         if frame.f_code is consult.__code__:
-            game, decision = frame.f_locals.get("game"), frame.f_locals.get("decision")
-            return (game, decision) if decision is not None else None
+            asked = asked_in(frame)
+            return (frame.f_locals.get("game"), *asked) if asked is not None else None
         frame = frame.f_back
     return None
 
@@ -309,27 +308,27 @@ class _Watchdog:
         if self._beat is not None:
             self._write(game, current, now)
         if current is not None and limits.decision and now - self._seen_at >= limits.decision:
-            _, decision = current
+            _, seat, kind = current
             self._stop(game, game.decisions, (
-                f"strategy {self._names[decision.seat]!r} (seat {decision.seat}) took "
-                f"more than {limits.decision:g} s over a {decision.kind!r} decision "
+                f"strategy {self._names[seat]!r} (seat {seat}) took "
+                f"more than {limits.decision:g} s over a {kind!r} decision "
                 f"(the decision time limit)"))
         elif limits.game and now - self._started >= limits.game:
             doing = "" if current is None else (
-                f", while strategy {self._names[current[1].seat]!r} "
-                f"(seat {current[1].seat}) was deciding {current[1].kind!r}")
+                f", while strategy {self._names[current[1]]!r} "
+                f"(seat {current[1]}) was deciding {current[2]!r}")
             self._stop(game, None, f"the game took more than {limits.game:g} s (the game time "
                                    f"limit){doing}")
 
-    def _write(self, game: Game, current: tuple[Game, Decision] | None, now: float) -> None:
+    def _write(self, game: Game, current: tuple[Game, int, str] | None, now: float) -> None:
         beat = self._beat
         assert beat is not None
         beat.decisions = game.decisions
         if current is None:
             beat.seat = -1
         else:
-            beat.kind = str(current[1].kind).encode()[:39]
-            beat.since, beat.seat = self._seen_at, current[1].seat
+            beat.kind = current[2].encode()[:39]
+            beat.since, beat.seat = self._seen_at, current[1]
         beat.seen = now
 
     def _stop(self, game: Game, decisions: int | None, reason: str) -> None:

@@ -32,11 +32,15 @@ run's process does, however it ends (``zsim.runner.lifeline``).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import gc
+import json
 import multiprocessing
 import os
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
 from collections import deque
@@ -47,6 +51,7 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from zsim import consult
 from zsim.runner import lifeline, limits
 
 if TYPE_CHECKING:
@@ -101,6 +106,8 @@ class _Crew:
         self._beats = self._mp.RawArray(limits.Beat, size)
         self._queue: deque[Task] = deque()
         self._crew: list[_Worker] = []
+        # the isolated strategies' scratch directories, removed with the crew
+        self._scratch = tempfile.mkdtemp(prefix="zsim-run-")
         self._done: list[ChunkResult] = []
 
     def play(self, pending: list[Chunk]) -> Iterator[ChunkResult]:
@@ -117,7 +124,7 @@ class _Crew:
         self._beats[slot].game = -1
         here, there = self._mp.Pipe()
         process = self._mp.Process(target=_serve, name=f"zsim-worker-{slot}", args=(
-            self._payload, self._out, there, self._beats, slot, os.getpid()))
+            self._payload, self._out, there, self._beats, slot, os.getpid(), self._scratch))
         process.start()
         there.close()
         return _Worker(slot, process, here)
@@ -160,18 +167,21 @@ class _Crew:
         self._replace(worker, over)
 
     def _read(self, worker: _Worker) -> None:
-        """Take in every message the worker has sent; raise the error it sent, if any."""
+        """Take in every message the worker has sent; raise the error it sent, if any. A
+        message is JSON text, never a pickle: the worker runs strategies' code, and nothing it
+        sends may run code here (an exception's ``__reduce__`` would, unpickled)."""
         while True:
             try:
                 if not worker.conn.poll():
                     return
-                what, value = worker.conn.recv()
+                message = worker.conn.recv_bytes(MAX_MESSAGE)
             except (EOFError, OSError):
                 return  # it died mid-message: its sentinel says so
+            what, value = _decoded(message)
             if what == "error":
-                raise value
+                raise _error(value)
             worker.tasks.popleft()
-            self._done.append(value)
+            self._done.append(_chunk(value))
 
     def _end_overruns(self) -> None:
         """Kill each worker whose game is over a hard time limit, and start another."""
@@ -224,6 +234,7 @@ class _Crew:
                 _kill(worker)
             worker.conn.close()
         self._crew = []
+        shutil.rmtree(self._scratch, ignore_errors=True)
 
 
 def _kill(worker: _Worker, wait: bool = True) -> None:
@@ -243,6 +254,8 @@ def _how(process: BaseProcess) -> str:
         return "still running"
     if code < 0:
         return f"killed by {signal.Signals(-code).name}"
+    if code == consult.DESCRIPTOR_CLOSED:
+        return "the strategy closed the worker's connection to the run"
     return f"exit code {code}"
 
 
@@ -253,7 +266,7 @@ def _pickled(context: RunContext) -> bytes:
 
 
 def _serve(payload: Any, out: Path, conn: Connection, beats: Any, slot: int,
-           parent: int) -> None:
+           parent: int, scratch: str) -> None:
     """A worker: play the chunks sent until told to stop (``None``).
 
     A chunk's file is written by a thread of the worker while the worker plays its next
@@ -269,23 +282,26 @@ def _serve(payload: Any, out: Path, conn: Connection, beats: Any, slot: int,
     gc.freeze()  # the collector would write into every inherited object's page
     import cloudpickle
 
-    from zsim.runner import worker
+    from zsim.runner import isolate, worker
 
     context = cloudpickle.loads(payload) if isinstance(payload, bytes) else payload
+    isolate.hide(str(out))  # out of an isolated strategy's sight
+    isolate.scratch_in(scratch)
     limits.publish(beats[slot])
     sending = threading.Lock()  # the writing thread reports, this one sends errors
+    consult.guard_descriptor(conn.fileno())  # a strategy that closes it is named
 
     def send(message: tuple[str, Any]) -> None:
         with sending:
-            conn.send(message)
+            conn.send_bytes(json.dumps(message).encode())
 
     def write(chunk: ChunkResult) -> bool:
         try:
             done = worker.to_disk(out, chunk)
         except BaseException as error:
-            send(("error", _sendable(error)))
+            send(("error", _error_text(error)))
             return False
-        send(("done", done))
+        send(("done", _chunk_text(done)))
         return True
 
     writing: Future[bool] | None = None
@@ -303,20 +319,69 @@ def _serve(payload: Any, out: Path, conn: Connection, beats: Any, slot: int,
             except BaseException as error:  # to be raised in the run's process, which then stops
                 # (killing this one) once the chunk played before is on disk and reported
                 if writing is None or writing.result():
-                    send(("error", _sendable(error)))
+                    send(("error", _error_text(error)))
                 return  # a chunk already sent would be played for nothing, and played again later
             if writing is not None and not writing.result():
                 return  # the last write failed, and the run's process stops on its error
             writing = writer.submit(write, chunk)
 
 
-def _sendable(error: BaseException) -> BaseException:
-    """``error`` if it pickles, else a RuntimeError saying what it was."""
-    import pickle
+class WorkerError(RuntimeError):
+    """An error of a worker's own code, sent as text (type and message)."""
+
+
+MAX_MESSAGE = 1 << 20  # bytes of one message from a worker: its counts are a few hundred
+
+
+def _error_text(error: BaseException) -> dict[str, Any]:
+    """What the run's process needs of an error: its type and message, and for an OSError (a
+    full disk) its number and file, to say what to do."""
+    from zsim.runner.worker import described
+
+    text: dict[str, Any] = {"type": type(error).__name__, "message": described(error)}
+    if isinstance(error, OSError) and type(error.errno) is int:
+        text.update(errno=error.errno, strerror=str(error.strerror or ""),
+                    filename=None if error.filename is None else str(error.filename))
+    return text
+
+
+def _error(text: Any) -> BaseException:
+    """The error a worker sent, rebuilt from its text: an OSError as one (the run's process
+    says what to do about a full disk), anything else as a WorkerError."""
+    if not isinstance(text, dict):
+        return WorkerError(f"a worker sent an unreadable error: {str(text)[:200]}")
+    if type(text.get("errno")) is int:
+        return OSError(text["errno"], str(text.get("strerror") or ""), text.get("filename"))
+    if text.get("type") == "KeyboardInterrupt":
+        # the worker's own code stopped, outside every game (a strategy's stop fails its game
+        # in the worker, zsim.runner.stop): the run stops as at Ctrl-C, resumable
+        return KeyboardInterrupt()
+    return WorkerError(f"{text.get('type')}: {text.get('message')}")
+
+
+def _chunk_text(chunk: ChunkResult) -> dict[str, Any]:
+    """A written chunk's counts, as JSON (its files are on disk, not sent)."""
+    return {"label": dataclasses.asdict(chunk.label), "games": chunk.games,
+            "failures": chunk.failures, "decisions": chunk.decisions,
+            "engine_seconds": chunk.engine_seconds, "peak_rss_bytes": chunk.peak_rss_bytes}
+
+
+def _chunk(text: Any) -> ChunkResult:
+    from zsim.runner.chunkfile import Label
+    from zsim.runner.worker import ChunkResult
 
     try:
-        pickle.loads(pickle.dumps(error))
-    except Exception:
-        return RuntimeError(f"{type(error).__name__}: {error}")
-    return error
+        label = Label(**{key: text["label"][key] for key in ("run_id", "index", "start", "stop",
+                                                                "seeds")})
+        return ChunkResult(label=label, **{key: text[key] for key in (
+            "games", "failures", "decisions", "engine_seconds", "peak_rss_bytes")})
+    except (KeyError, TypeError) as error:
+        raise WorkerError(f"a worker sent an unreadable result ({error!r})") from None
 
+
+def _decoded(message: bytes) -> tuple[str, Any]:
+    try:
+        what, value = json.loads(message)
+    except (ValueError, TypeError):
+        raise WorkerError(f"a worker sent an unreadable message ({len(message)} bytes)") from None
+    return str(what), value

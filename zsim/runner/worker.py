@@ -10,6 +10,7 @@ already serialised as Arrow IPC, ready to be written as they are.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import resource
 import sys
@@ -32,9 +33,10 @@ from zsim.experience.record import ExperienceRecorder
 from zsim.game import RECORD_FIELDS, Game, GameResult
 from zsim.invariants import violations
 from zsim.options import GameOptions
-from zsim.runner import chunkfile, limits, recorders
+from zsim.runner import chunkfile, limits, recorders, stop
 from zsim.runner.boxfiles import unpack_box
 from zsim.runner.columns import TABLES, Columns
+from zsim.runner.isolate import Isolated
 from zsim.runner.limits import Overrun, TimeLimitExceeded, TimeLimits
 from zsim.runner.seeds import GamePlan, Schedule
 
@@ -158,13 +160,19 @@ def _play(box: Box, context: RunContext, plan: GamePlan,
             result = game.play()
         finally:
             limits.end()
+            for strategy in seated:  # an isolated strategy's game ends in its process too
+                if isinstance(strategy, Isolated):
+                    strategy.game_over()
         broken = violations(game.state, game.t)
         if broken:
             raise BrokenInvariant(f"game seed {plan.seed} ended with broken invariants: "
                                   f"{'; '.join(broken)}")
         records = recorder.finish(game, result) if recorder is not None else {}
-    # a bot calling exit() fails its game too, and so does one over its time limit
-    except (Exception, SystemExit, TimeLimitExceeded) as error:
+    # whatever a game raises fails that game (a bot calling exit(), raising KeyboardInterrupt
+    # or GeneratorExit, one over its time limit), except the runner's own stop
+    except BaseException as error:
+        if stop.is_stop(error):
+            raise
         return game, error, {}
     if log is not None:
         records["kingmaking"] = log.answers  # replayed once the game's time is taken
@@ -179,6 +187,27 @@ def _estimator(game: Game, mode: str) -> PositionEstimator | None:
     from zsim.experience import valuewin  # the model is read only by runs that use it
 
     return valuewin.estimator(game)
+
+
+_SHIPPED: dict[str, RunContext] = {}  # the last run context a Dask worker unpickled
+
+
+def play_shipped(blob: bytes, index: int, start: int, stop: int) -> tuple[str, Any]:
+    """``play_chunk`` on a Dask worker, from the run's context pickled by value (a worker
+    unpickles it once per run): ("done", the chunk) or ("error", what went wrong, as text,
+    so that nothing of a failure is unpickled in the run's process)."""
+    try:
+        key = hashlib.sha256(blob).hexdigest()
+        context = _SHIPPED.get(key)
+        if context is None:
+            import cloudpickle  # the lineup may hold classes defined anywhere
+
+            context = cloudpickle.loads(blob)
+            _SHIPPED.clear()
+            _SHIPPED[key] = context
+        return "done", play_chunk(context, index, start, stop)
+    except BaseException as error:
+        return "error", f"{type(error).__name__}: {described(error)}"
 
 
 def play_to_disk(context: RunContext, out: Path, index: int, start: int, stop: int,
@@ -234,14 +263,34 @@ def _failed_game_row(plan: GamePlan, failure: dict[str, Any], seconds: float) ->
 def _failure(context: RunContext, plan: GamePlan, error: BaseException) -> dict[str, Any]:
     """The failure record: which game, who was being asked what, and the traceback."""
     seat, decision = blame(error)
-    text = f"{type(error).__name__}: {error}"
+    text = f"{type(error).__name__}: {described(error)}"
     return {
         "run_id": context.run_id, "game": plan.index, "seed": plan.seed,
         "n_players": plan.n_players, "strategies": list(plan.strategies),
         "strategy": plan.strategies[seat] if seat is not None else None,
         "seat": seat, "decision": decision, "error": text,
-        "traceback": "".join(traceback.format_exception(error)),
+        "traceback": _traceback(error),
     }
+
+
+def described(error: BaseException, limit: int = 2000) -> str:
+    """``str(error)``, cut to ``limit`` characters, or what it is when that fails: a strategy's
+    exception may recurse or raise in its ``__str__``, and its game's failure must still be
+    recorded, naming it."""
+    try:
+        text = str(error)
+    except BaseException:  # anything a strategy's code raises
+        return f"(a {type(error).__name__} whose message cannot be read)"
+    if type(text) is not str:
+        return f"(a {type(error).__name__} whose message is not text)"
+    return text if len(text) <= limit else f"{text[:limit]}..."
+
+
+def _traceback(error: BaseException) -> str:
+    try:
+        return "".join(traceback.format_exception(error))
+    except BaseException:  # the exception's own code failed
+        return "".join(traceback.format_tb(error.__traceback__)) + described(error)
 
 
 def killed(context: RunContext, overrun: Overrun) -> dict[str, Any]:

@@ -41,20 +41,19 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from zsim.paths import configs_dir
+from zsim.serve.hosts import LoopbackHostOnly, is_loopback
 from zsim.serve.replay import HUMAN, Setup, viewer_record
 from zsim.serve.sessions import Refused, Session, Sessions
 from zsim.strategies.registry import available
 from zsim.viewer.page import board_script, render
 from zsim.yamlload import safe_load
 
-LOOPBACK = ("127.0.0.1", "localhost")
 MAX_BODY = 64 * 1024  # bytes of a request body: a new game's form is well under 1 KiB
 ECHO = 360  # characters of an error message at most: what a request sent is quoted short
 Model = TypeVar("Model", bound=BaseModel)
@@ -218,7 +217,10 @@ def create_app(sessions: Sessions, host: str = "127.0.0.1", pace: int = 500) -> 
 
     async def replay_file(request: Request) -> JSONResponse:
         game = await session(request)
-        return JSONResponse(game.replay.to_json(), headers={
+        data = game.replay.to_json()
+        if game.status != "over":  # the seed would tell the deck order: hidden until the end
+            data["setup"]["seed"] = None
+        return JSONResponse(data, headers={
             "Content-Disposition": f'attachment; filename="zsim-playtest-{game.id}.json"'})
 
     async def position_file(request: Request) -> Response:
@@ -259,7 +261,7 @@ def create_app(sessions: Sessions, host: str = "127.0.0.1", pace: int = 500) -> 
         Route("/static/board.js", board_js),
         Mount("/static", StaticFiles(directory=str(static)), name="static"),
     ]
-    hosts = list(LOOPBACK) if host in LOOPBACK else ["*"]
+    checks = [Middleware(LoopbackHostOnly)] if is_loopback(host) else []
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -268,7 +270,7 @@ def create_app(sessions: Sessions, host: str = "127.0.0.1", pace: int = 500) -> 
         await blocking(sessions.close)
 
     return Starlette(routes=routes, lifespan=lifespan,
-                     middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)],
+                     middleware=checks,
                      exception_handlers={Refused: refused, HTTPException: http_error})
 
 

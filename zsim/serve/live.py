@@ -62,7 +62,8 @@ class BotSeat:
             return self.live.answers.take(decision)
         if not self.live.think:
             raise ReplayEnd("the saved answers end here")
-        self.live.asking = decision, self.name
+        # who is asked what, as the engine asked it: the bot may write into its copy
+        self.live.asking = decision.seat, decision.kind, self.name
         self.live.thinking(decision.seat, self.name, decision.kind)
         answer = self.bot.choose(view, decision)
         self.live.asking = None
@@ -87,7 +88,7 @@ class LiveGame:
         self.think = think
         self.stopped = replay.failure  # why a game that failed stopped
         self.thinking: Thinking = thinking or (lambda seat, bot, kind: None)
-        self.asking: tuple[Decision, str] | None = None  # the bot thinking, and at what
+        self.asking: tuple[int, str, str] | None = None  # (seat, kind, bot) thinking now
         seats: list[Any] = [
             None if isinstance(s, HumanStrategy) else s if isinstance(s, LiSiSeat)
             else BotSeat(s, self) for s in seated.strategies]
@@ -143,8 +144,8 @@ class LiveGame:
     def _blame(self, error: BaseException) -> str:
         what = f"{type(error).__name__}: {error}"
         if self.asking is not None:
-            decision, name = self.asking
-            return (f"the bot {name!r} (seat {decision.seat}) failed at a {decision.kind!r} "
+            seat, kind, name = self.asking
+            return (f"the bot {name!r} (seat {seat}) failed at a {kind!r} "
                     f"decision in round {self.game.state.round}: {what}")
         return f"the game stopped on an error: {what}"
 

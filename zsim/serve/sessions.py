@@ -12,6 +12,7 @@ has a lock, so its requests are taken one at a time.
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import re
 import secrets
@@ -97,9 +98,9 @@ class Worker:
             left = deadline - time.monotonic()
             try:
                 ready = left > 0 and self.conn.poll(left)
-                if ready:
-                    kind, *data = self.conn.recv()
-            except (EOFError, OSError):
+                if ready:  # JSON text: nothing the game's process sends is unpickled here
+                    kind, *data = json.loads(self.conn.recv_bytes())
+            except (EOFError, OSError, ValueError, TypeError):
                 self.stop()
                 raise WorkerGone("the game's process ended without an answer",
                                  self.thinking) from None

@@ -5,15 +5,18 @@ sure. So each game runs here, talking to the server over a pipe, and the server 
 when a bot overruns its time (``zsim.serve.sessions.Worker``). The game itself is safe: the
 server holds every answer given, and builds the game again from them in a new process.
 
-The pipe carries plain data. The server sends ``(command, argument)``; the worker answers
-``("ok", data)``, ``("refused", (message, status))`` for an answer or hint the game cannot
-take (status: an HTTP status saying whose fault), and
+The pipe carries plain data, and what comes back is JSON text, never a pickle: the worker runs
+bots, and nothing it sends may run code in the server when read. The server sends
+``(command, argument)``; the worker answers ``("ok", data)``, ``("refused", (message,
+status))`` for an answer or hint the game cannot take (status: an HTTP status saying whose
+fault), and
 ``("error", message)`` when the game cannot be set up (then it exits). Before a bot thinks it
 sends ``("thinking", seat, bot, kind)``: the server counts the bot's time from there.
 """
 
 from __future__ import annotations
 
+import json
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -35,23 +38,28 @@ def main(conn: Connection, replay: dict[str, Any]) -> None:
     except (EOFError, BrokenPipeError, KeyboardInterrupt):
         pass  # the server went away or stopped us
     except Exception as error:  # a defect here: tell the server, which builds the game anew
-        conn.send(("error", f"the game's process failed: {type(error).__name__}: {error}"))
+        _send(conn, ("error", f"the game's process failed: {type(error).__name__}: {error}"))
     finally:
         conn.close()
 
 
+def _send(conn: Connection, message: tuple[Any, ...]) -> None:
+    """A message to the server, as JSON (``zsim.serve.sessions.Worker.call`` reads it)."""
+    conn.send_bytes(json.dumps(message).encode())
+
+
 def _serve(conn: Connection, data: dict[str, Any]) -> None:
     def thinking(seat: int, bot: str, kind: str) -> None:
-        conn.send(("thinking", seat, bot, kind))
+        _send(conn, ("thinking", seat, bot, kind))
 
     try:
         replay = Replay.from_json(data, "the game")
         # a game that failed is shown as it stopped: its bots are not asked again
         live = LiveGame(replay, thinking, think=replay.status != "failed")
     except SETUP_ERRORS as error:
-        conn.send(("error", str(error)))
+        _send(conn, ("error", str(error)))
         return
-    conn.send(("ok", live.update(0)))
+    _send(conn, ("ok", live.update(0)))
     known = len(live.recorder.steps)
     while True:
         command, argument = conn.recv()
@@ -61,18 +69,18 @@ def _serve(conn: Connection, data: dict[str, Any]) -> None:
             if command == "answer":
                 live.answer(*argument)
             elif command == "hint":
-                conn.send(("ok", live.hint(argument)))
+                _send(conn, ("ok", live.hint(argument)))
                 continue
             elif command == "position":
                 try:
-                    conn.send(("ok", live.game.to_text()))
+                    _send(conn, ("ok", live.game.to_text()))
                 except Exception as error:  # a game stopped mid-step has no position
-                    conn.send(("refused", (f"no position of this game: {error}", 409)))
+                    _send(conn, ("refused", (f"no position of this game: {error}", 409)))
                 continue
             else:
                 raise AnswerError(f"unknown command {command!r}")
         except AnswerError as error:  # a hint's too
-            conn.send(("refused", (str(error), error.status)))
+            _send(conn, ("refused", (str(error), error.status)))
             continue
-        conn.send(("ok", live.update(known)))
+        _send(conn, ("ok", live.update(known)))
         known = len(live.recorder.steps)
