@@ -460,3 +460,14 @@ def test_his_alchemist_cards_are_his_colours_set_unless_the_box_names_one(box):
     named = load_box(default_box_dir(), [("alchemists.set", other + 1)])
     g2 = solo_game(named)
     assert g2.state.players[LISI].alchemist_supply == list(g2.t.alchemist_sets[other])
+
+
+def test_his_versions_score_more_in_order_against_the_same_opponent(box):
+    # RULINGS 27: versions 1 to 4 get harder in order; here his mean score against the same
+    # bot on the same seeds (the win rates, with intervals, are in docs/assumptions.md)
+    means = []
+    for level in (1, 2, 3, 4):
+        scores = [play_game(box, [BasicStrategy(), lisi.LiSiSeat(level)], seed).scores[LISI]
+                  ["vp_total"] for seed in range(30)]
+        means.append(sum(scores) / len(scores))
+    assert means == sorted(means) and means[3] - means[0] > 50, means
