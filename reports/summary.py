@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from zsim.reports import route_fill
 from zsim.reports.assumed import MARK, reasons
 from zsim.reports.common import MIN_GAMES, percent, win_rates
 from zsim.reports.findings import detectable_by_unit
@@ -249,6 +250,7 @@ def section(data: RunData, sections: list[Section], listing: Section) -> Section
     result.blocks += [Points(title, [_sentence(f) for f in chosen],
                              "None significant after correction.") for title, chosen in parts]
     result.blocks.append(_dead(data))
+    result.blocks.append(route_fill.points(data))
     result.blocks.append(_assumed(data, sections, listed,
                                   [f for _, chosen in parts for f in chosen]))
     result.blocks.append(_unresolved(data, sections))
