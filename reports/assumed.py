@@ -30,11 +30,42 @@ NAMED = (("starting_tiles", "Starting tile"), ("wall_tiles", "Wall tile"),
          ("alchemist_cards", "Alchemist card"))
 
 
+#: The rule option whose default is an assumption, as a report or a variant names it, and why.
+DEFAULT_BOARD = ("board=random", "Which of the two Unification layouts is printed on the game "
+                 "board is unknown, so by default each game draws one.")
+
+
+def board_assumptions(box: Box) -> dict[str, str]:
+    """Each assumed key of the board, by its key path (``elixir.vp``, ``rules.palace_spaces``;
+    ``board.regions`` for a key at the top of board.yaml) -> why. Only the keys marked are
+    listed: the numbers the rulebook prints (5 rounds, 6 VP a Palace...) are not."""
+    board = box.board
+    found = {f"board.{key}": why for key, why in board.assumed.items()}
+    for section in ("elixir", "wall", "mausoleum", "rules"):
+        for key, why in getattr(board, section).assumed.items():
+            found[f"{section}.{key}"] = why
+    return found
+
+
+def solo_assumptions(box: Box) -> dict[str, str]:
+    """Li Si's versions as the results name them (``lisi-1``...) -> why, with his readings of
+    the Mausoleum tiles and his Alchemist set (rulings 27d-27f)."""
+    solo = box.solo
+    extra = [c.reason for c in solo.conditions if c.assumed]
+    if solo.alchemists.assumed:
+        extra.append(solo.alchemists.reason)
+    return {f"lisi-{card.level}": "; ".join(dict.fromkeys(
+        str(r) for r in ([card.reason] if card.assumed else []) + extra))
+        for card in solo.lisi_cards if card.assumed or extra}
+
+
 def assumed_components(box: Box) -> dict[str, str]:
     """Component id -> why it is assumed, for every component marked ``assumed`` itself or
     through its ability, and every assumed ability (rewards and card abilities are named by
-    their ability id)."""
-    found: dict[str, str] = {}
+    their ability id); the board's assumed keys by key path, Li Si's versions by name, and the
+    default Unification board choice."""
+    found: dict[str, str] = {**board_assumptions(box), **solo_assumptions(box)}
+    found[DEFAULT_BOARD[0]] = DEFAULT_BOARD[1]
     for attribute, _ in NAMED:
         for item in getattr(box, attribute):
             reasons = [item.reason] if item.assumed else []

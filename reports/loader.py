@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import pyarrow as pa
@@ -19,6 +19,9 @@ import pyarrow.parquet as pq
 
 from zsim.errors import UserError
 from zsim.runner.writer import RUN_JSON, DamagedRun, check_tables, read_manifest
+
+if TYPE_CHECKING:
+    from zsim.components import Box
 
 REQUIRED: dict[str, set[str]] = {
     "players": {"run_id", "game", "seed", "n_players", "seat", "strategy", "vp_total", "rank",
@@ -201,27 +204,35 @@ def load_runs(paths: list[Path]) -> RunData:
         tiles=keyed(_concat(optional[TILES])) if optional[TILES] else None)
 
 
+def run_box(run: RunInfo) -> Box:
+    """The component box a run played, loaded as it was (its directory and variants, from
+    run.json). Raises ``BoxError``, ``OptionError``, ``OSError`` or ``ValueError``."""
+    from zsim.components import default_box_dir
+    from zsim.variants import parse
+
+    experiment = run.experiment
+    variants = [f"{k}={v}" for k, v in (experiment.get("variants") or {}).items()]
+    box_dir = Path(experiment["box"]) if experiment.get("box") else default_box_dir()
+    return parse(variants).load_box(box_dir)
+
+
 def _components(runs: list[RunInfo]) -> tuple[dict[str, str], dict[str, str],
                                              dict[str, list[Path]], str, dict[str, str]]:
     """What the report says of the runs' components: which are assumed and why, their display
     names, and the variant files that read an assumed one another way. Each run's box is
     loaded as it was played (its directory and variants, from run.json); a run whose box
     cannot be loaded any more leaves a one-line problem instead."""
-    from zsim.components import BoxError, default_box_dir
+    from zsim.components import BoxError
     from zsim.options import OptionError
     from zsim.paths import configs_dir
     from zsim.reports.assumed import assumed_components, component_names, variant_files
-    from zsim.variants import parse
 
     assumed: dict[str, str] = {}
     names: dict[str, str] = {}
     silent: dict[str, str] | None = None  # what every run's box cannot score in
     for run in runs:
-        experiment = run.experiment
-        variants = [f"{k}={v}" for k, v in (experiment.get("variants") or {}).items()]
         try:
-            box_dir = Path(experiment["box"]) if experiment.get("box") else default_box_dir()
-            box = parse(variants).load_box(box_dir)
+            box = run_box(run)
         except (BoxError, OptionError, OSError, ValueError) as error:
             first = str(error).splitlines()[0] if str(error) else type(error).__name__
             return {}, {}, {}, f"{run.path}: its component box cannot be read ({first})", {}

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from zsim.compare import KEYS, per_game
+from zsim.reports import route_fill
 from zsim.reports.assumed import MARK, reasons
 from zsim.reports.common import MIN_GAMES, percent, win_rates
 from zsim.reports.findings import detectable_by_unit
@@ -367,6 +368,7 @@ def section(data: RunData, sections: list[Section], listing: Section) -> Section
     if flow:
         result.blocks.append(Points("How the games unfold", flow))
     result.blocks.append(_dead(data, listed))
+    result.blocks.append(route_fill.points(data))
     result.blocks.append(_assumed(data, sections, listed,
                                   [f for _, chosen in parts for f in chosen]))
     result.blocks.append(_unresolved(data, sections))

@@ -192,9 +192,42 @@ def test_undefined_ability_is_named(box_copy: Path) -> None:
 
 
 def test_assumed_without_reason_is_refused(box_copy: Path) -> None:
-    edit(box_copy, "board.yaml", lambda data: data["elixir"].pop("reason"))
+    edit(box_copy, "tiles.yaml", lambda data: data["emperor_tiles"][1].pop("reason"))
     messages = check_box(box_copy)
-    assert any(m.startswith("board.yaml: elixir:") and "reason" in m for m in messages), messages
+    assert any(m.startswith("tiles.yaml: emperor_tiles[1]") and "reason" in m
+               for m in messages), messages
+
+
+def test_a_board_key_is_assumed_by_name_with_its_reason(box_copy: Path) -> None:
+    edit(box_copy, "board.yaml", lambda data: data["elixir"]["assumed"].update(vp=" "))
+    edit(box_copy, "board.yaml", lambda data: data["rules"]["assumed"].update(no_such_rule="x"))
+    messages = check_box(box_copy)
+    assert any(m.startswith("board.yaml: elixir") and "'vp' needs a one-line reason" in m
+               for m in messages), messages
+    assert any(m.startswith("board.yaml: rules") and "'no_such_rule'" in m
+               for m in messages), messages
+
+
+def test_only_the_board_keys_the_rulebook_does_not_print_are_assumed(default_box: Box) -> None:
+    # the rulebook prints 5 rounds, 6 VP a Palace, 10/15/20, 2/5/9 and 9/11/13: not assumed
+    board = default_box.board
+    for key in ("rounds", "palace_vp", "governor_majority_vp", "extra_soldier_vp",
+                "small_tokens", "emperor_tiles", "mausoleum_line_vp", "unlock_cost"):
+        assert key not in board.rules.assumed
+    assert set(board.rules.assumed) == {"palace_spaces", "workforce_workers"}
+    assert set(board.elixir.assumed) == {"vp", "elixir_spaces", "master_alchemist_space"}
+    assert set(board.wall.assumed) == {"tiers"} and set(board.assumed) == {"regions"}
+    assert set(board.mausoleum.assumed) == {"grid", "slot_values"}
+
+
+def test_emperor_tiles_name_one_wall_section_each(box_copy: Path) -> None:
+    # RULINGS 13a: the backs map tiles to sections, one tile per section
+    edit(box_copy, "tiles.yaml", lambda data: data["emperor_tiles"][1].update(section=1))
+    edit(box_copy, "tiles.yaml", lambda data: data["emperor_tiles"][2].update(section=9))
+    messages = check_box(box_copy)
+    assert any("2 Emperor tiles name section 1" in m for m in messages), messages
+    assert any(m.startswith("tiles.yaml: emperor_tiles[2].section") and "1-6" in m
+               for m in messages), messages
 
 
 def test_all_problems_are_reported_together(box_copy: Path) -> None:

@@ -42,7 +42,9 @@ def _in_play(setup: dict, prefix: str) -> list[str]:
     ("board", "unification_board", "board2", 4),
 ])
 def test_forcing_and_excluding_a_component_over_many_seeds(box, kind, prefix, component, n):
-    free = [component in _in_play(s, prefix) for s in _setups(box, [], n)]
+    # 2-player setups leave all three copies of a Palace tile out about once in 45 games
+    seeds = range(200) if kind == "palace_tiles" else SEEDS
+    free = [component in _in_play(s, prefix) for s in _setups(box, [], n, seeds)]
     assert 0 < sum(free) < len(free)  # left alone, it is sometimes in play and sometimes not
     forced = _setups(box, [f"setup.force.{kind}={component}"], n)
     excluded = _setups(box, [f"setup.exclude.{kind}={component}"], n)

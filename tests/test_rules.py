@@ -454,7 +454,7 @@ def test_soldiers_take_the_topmost_slot_and_one_per_tile_per_player(make_game):
     values = g.t.box.board.mausoleum.slot_values
     for seat in range(3):
         p = g.state.players[seat]
-        p.master_taken = True
+        p.ship = g.t.box.board.elixir.master_alchemist_space  # the Elixir tile's condition
         assert mausoleum.eligible_spots(g, p) == [spot]
         mausoleum.place_soldier(g, p, spot)
         assert p.vp["vp_mausoleum"] == values[seat]
@@ -487,7 +487,7 @@ def test_no_third_slot_with_two_players(make_game):
     g = make_game(n=2)
     spot = _spot(g, "master_alchemist")
     for p in g.state.players:
-        p.master_taken = True
+        p.ship = g.t.box.board.elixir.master_alchemist_space  # the Elixir tile's condition
         mausoleum.place_soldier(g, p, spot)
     assert g.state.mausoleum[spot].slots[2] == NO_ONE
     assert g.t.mausoleum_slots[g.state.n] == 2  # the table the rules read
@@ -639,3 +639,112 @@ def test_elixir_scoring_multiplies_alchemist_cards_by_ship_value(make_game):
 
 def test_ranks_share_first_place_on_a_tie():
     assert scoring.ranks([50, 70, 70, 10]) == [3, 1, 1, 4]
+
+
+# --- rulings 9a, 10b, 13a: double Elixir symbols, the Elixir tile, Emperor tiles by their backs
+
+
+def _double_symbol_game(n=2, seed=0):
+    """A game on a route whose space 9 carries two Elixir symbols (ruling 9a)."""
+    from tests.conftest import Scripted
+    from zsim.components import default_box_dir, load_box
+    from zsim.game import Game
+
+    box = load_box(default_box_dir(), [("elixir.elixir_spaces", [3, 6, 9, 9, 12, 15])])
+    return Game(box, [Scripted() for _ in range(n)], seed)
+
+
+def test_a_double_elixir_symbol_resolves_twice_when_reached(make_game):
+    # RULINGS 9a: a space listed twice carries two symbols; reaching it pays both
+    g = _double_symbol_game()
+    p = g.state.players[0]
+    p.ship = 7
+    entrance = p.entrance
+    pieces.move_ship(g, p, 2)  # reaches 9: the Master Alchemist, then two Elixir rewards
+    assert p.ship == 9 and p.master_taken
+    assert p.entrance == entrance + 2  # no Alchemist Official: each symbol unlocks a soldier
+    plain = make_game(n=2)  # the default route: one symbol on 9
+    q = plain.state.players[0]
+    q.ship, entrance = 7, q.entrance
+    pieces.move_ship(plain, q, 2)
+    assert q.entrance == entrance + 1
+
+
+def test_a_double_elixir_symbol_resolves_twice_when_passed():
+    g = _double_symbol_game()
+    p = g.state.players[0]
+    p.ship, entrance = 8, p.entrance
+    p.officials[CHU][ALCH] = 1  # an Alchemist Official: each symbol offers a card or a soldier
+    pieces.move_ship(g, p, 3)  # passes 9 (two symbols) to 11
+    assert p.ship == 11 and len(g.strategies[0].offered("elixir")) == 2
+    assert p.entrance == entrance + 2  # the first option, a soldier, both times
+
+
+def test_the_route_counts_each_listing_of_a_space_as_one_symbol():
+    g = _double_symbol_game()
+    assert g.t.elixir_symbols[9] == 2 and g.t.elixir_symbols[3] == 1
+    assert g.t.elixir_symbols[10] == 0 and len(g.t.elixir_symbols) == len(g.t.box.board.elixir.vp)
+
+
+def test_the_elixir_tile_is_met_by_the_ship_on_the_master_space_with_no_card_left(make_game):
+    # RULINGS 10b: the Ship reaching the Master Alchemist space meets the Elixir tile, whether
+    # or not a Master Alchemist card was left to take
+    g = make_game(n=2)
+    p = g.state.players[0]
+    spot = _spot(g, "master_alchemist")
+    g.state.master_available.clear()
+    p.ship = 6
+    pieces.move_ship(g, p, 2)  # to 8: short of the space
+    assert not mausoleum.condition_met(g, p, spot)
+    pieces.move_ship(g, p, 3)  # passes 9 with no Master Alchemist card left
+    assert not p.master_taken and p.ship == 11
+    assert mausoleum.condition_met(g, p, spot)
+    assert spot in mausoleum.eligible_spots(g, p)
+
+
+def test_a_master_card_without_the_ship_on_the_space_does_not_meet_the_elixir_tile(make_game):
+    g = make_game(n=2)
+    p = g.state.players[0]
+    pieces.gain_master(g, p, g.state.master_available[0])  # e.g. from a card ability
+    assert p.ship < g.t.box.board.elixir.master_alchemist_space
+    assert not mausoleum.condition_met(g, p, _spot(g, "master_alchemist"))
+
+
+def test_emperor_tiles_lie_on_the_section_their_back_names(make_game):
+    # RULINGS 13a, setup 4B: all six with 4 players, each on the section its back names
+    for seed in range(6):
+        g = make_game(n=4, seed=seed)
+        for s, wall in enumerate(g.state.walls):
+            assert wall.emperor_tile != NO_ONE
+            assert g.t.box.emperor_tiles[wall.emperor_tile].section == s + 1
+
+
+def test_with_fewer_players_discarded_emperor_tiles_leave_their_sections_empty(make_game):
+    # setup 4B: 1 (3 players) or 2 (2 players) tiles are discarded at random; the others still
+    # lie on their own sections
+    for n, discarded in ((3, 1), (2, 2)):
+        empty = set()
+        for seed in range(30):
+            g = make_game(n=n, seed=seed)
+            tiles = [w.emperor_tile for w in g.state.walls]
+            assert tiles.count(NO_ONE) == discarded
+            for s, tile in enumerate(tiles):
+                if tile == NO_ONE:
+                    empty.add(s)
+                else:
+                    assert g.t.box.emperor_tiles[tile].section == s + 1
+        assert len(empty) == len(g.state.walls)  # any section may be the empty one
+
+
+def test_own_colour_tokens_are_performable_only_from_the_cards_own_suit(make_game):
+    # a step giving tokens of the card's own colour needs that colour in supply, not any
+    from zsim.components.schema import GainTokens
+
+    g = make_game(n=2)
+    p = g.state.players[0]
+    steps = (GainTokens(effect="gain_tokens", color="own", count=2),)
+    ctx = effects.Context(CHU, 0, CURRENCY, "vp_rewards")
+    g.state.supply = [9, 1, 9]
+    assert not effects.performable(g, p, steps, ctx)
+    g.state.supply = [0, 2, 0]
+    assert effects.performable(g, p, steps, ctx)

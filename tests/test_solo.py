@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import Scripted
+from zsim.components import default_box_dir, load_box
 from zsim.components.schema import LiSiAction
 from zsim.game import Game, play_game
 from zsim.invariants import violations
@@ -83,13 +84,45 @@ def test_elixir_places_alchemist_cards_while_a_soldier_waits(box):
     assert len(li.tableau[CHU]) == 2 and li.entrance == 1
 
 
-def test_double_symbol_with_one_spot_places_a_card_then_unlocks(box):
+def test_two_symbols_with_one_spot_place_a_card_then_unlock(box):
     g = solo_game(box)
     li = g.state.players[LISI]
     li.tableau[CHU] = [1, 2]
     li.entrance, li.ship, soldiers = 1, 2, li.soldiers
     lisi.elixir(g, li, action(kind="elixir", steps=4))
     assert len(li.tableau[CHU]) == 3 and li.soldiers == soldiers - 1
+
+
+def _double_symbol_box():
+    return load_box(default_box_dir(), [("elixir.elixir_spaces", [3, 6, 9, 9, 12, 15])])
+
+
+def test_a_double_symbol_with_one_spot_places_the_card_first_then_unlocks():
+    # the solo rules' clarification, on a space that carries two symbols (ruling 9a)
+    g = solo_game(_double_symbol_box())
+    li = g.state.players[LISI]
+    li.tableau[CHU] = [1, 2]
+    li.entrance, li.ship, soldiers = 1, 7, li.soldiers
+    supply = len(li.alchemist_supply)
+    lisi.elixir(g, li, action(kind="elixir", steps=3))  # 7 -> 10, over the double symbol on 9
+    assert len(li.tableau[CHU]) == 3 and li.soldiers == soldiers - 1
+    assert li.master_taken and len(li.alchemist_supply) == supply + 1 - 1
+
+
+def test_a_double_symbol_unlocks_twice_when_no_soldier_waits():
+    g = solo_game(_double_symbol_box())
+    li = g.state.players[LISI]
+    li.entrance, li.ship, soldiers = 0, 8, li.soldiers
+    lisi.elixir(g, li, action(kind="elixir", steps=1))
+    assert li.entrance == 2 and li.soldiers == soldiers - 2
+
+
+def test_a_double_symbol_gives_nothing_more_once_every_soldier_is_unlocked():
+    g = solo_game(_double_symbol_box())
+    li = g.state.players[LISI]
+    li.entrance, li.soldiers, li.ship = 0, 1, 8
+    lisi.elixir(g, li, action(kind="elixir", steps=1))
+    assert li.entrance == 1 and li.soldiers == 0
 
 
 def test_governors_go_to_the_first_region_without_his_soldier(box):
@@ -212,30 +245,58 @@ def test_his_five_tokens_with_a_large_one_unlock_only_one_soldier(box):
 
 
 def _lisi_meets_every_region_tile(g):
-    """Li Si holds the Master Alchemist and a Palace and a Governor in every region, so he meets
-    every Mausoleum condition but Council, Workforce (Officials and Workers he never has), Full
-    and the Wall tiles'."""
+    """Li Si's Ship on the Master Alchemist space and a Palace and a Governor in every region:
+    he meets every Mausoleum condition but Full and the Wall tiles' (Council and Workforce
+    through his Governor and his Palace, ruling 27e)."""
     li = g.state.players[LISI]
-    li.master_taken = True
+    li.ship = g.t.box.board.elixir.master_alchemist_space
     for r in range(5):
         g.state.palace_count[r][LISI] = 1
         g.state.governor_count[r][LISI] = 1
-    return [i for i in range(9) if mausoleum.condition_met(g, li, i)]
+    return [i for i in range(9) if lisi.condition_met(g, li, i)]
+
+
+def _region_of(g, condition):
+    spot = next(i for i, s in enumerate(g.state.mausoleum) if s.condition == condition)
+    return spot, g.state.mausoleum[spot].where
+
+
+def test_his_governor_meets_the_tile_that_counts_officials(box):
+    # RULINGS 27e: a condition counting Officials is met for him by his Governor there
+    g = solo_game(box)
+    li = g.state.players[LISI]
+    spot, where = _region_of(g, "council")
+    region = ("chu", "wei", "zhao", "qi", "yan")[where]
+    lisi.governor(g, li, action(kind="governor", regions=[region], pattern="area"))
+    assert lisi.condition_met(g, li, spot)
+    lisi.validate(g, li)  # his starting soldier waits at the entrance
+    assert LISI in g.state.mausoleum[spot].slots
+    # so the next Governor card passes over that region
+    lisi.governor(g, li, action(kind="governor", regions=[region, "chu", "wei"], pattern="area"))
+    assert g.state.governor_count[where][LISI] == 1
+
+
+def test_his_palace_meets_the_tile_that_counts_workers(box):
+    # RULINGS 27e: a condition counting Workers is met for him by his Palace there
+    g = solo_game(box)
+    li = g.state.players[LISI]
+    spot, where = _region_of(g, "workforce")
+    region = ("chu", "wei", "zhao", "qi", "yan")[where]
+    assert not lisi.condition_met(g, li, spot)
+    lisi.palace(g, li, action(kind="palace", regions=[region], tokens=["laws"]))
+    lisi.validate(g, li)
+    assert LISI in g.state.mausoleum[spot].slots
 
 
 @pytest.mark.parametrize("condition", ["council", "workforce"])
-def test_he_never_meets_the_tiles_that_ask_for_officials_or_workers(box, condition):
-    # the rulebook: he validates a tile as soon as he meets its condition, and he has no
-    # Officials nor Workers: a Palace and a Governor in the region do not stand in for them
+def test_players_still_meet_those_tiles_only_as_printed(box, condition):
+    # RULINGS 27e: the reading is Li Si's alone; a player's Governor and Palace do not count
     g = solo_game(box)
-    li = g.state.players[LISI]
-    spot = next(i for i, s in enumerate(g.state.mausoleum) if s.condition == condition)
-    where = g.state.mausoleum[spot].where
-    g.state.palace_count[where][LISI] = 1
-    g.state.governor_count[where][LISI] = 1
-    li.entrance = 2
-    lisi.validate(g, li)
-    assert LISI not in g.state.mausoleum[spot].slots
+    human = g.state.players[0]
+    spot, where = _region_of(g, condition)
+    g.state.palace_count[where][0] = 1
+    g.state.governor_count[where][0] = 1
+    assert not mausoleum.condition_met(g, human, spot)
 
 
 def test_his_opponent_chooses_which_surplus_tile_he_validates(box):
@@ -335,3 +396,78 @@ def test_every_activity_counter_is_named_as_its_players_table_column(box):
     assert any(name.startswith("n_lisi_") for name in counters)
     assert any(name.startswith("n_cards_") for name in counters)
     assert any(name.startswith("n_court_") for name in counters)
+
+
+# --- ruling 27d: the decks' published structure ------------------------------------------------
+
+
+def test_the_24_action_cards_are_five_kinds_numbered_as_printed(box):
+    kinds = {c.number: c.kind for c in box.solo.action_cards}
+    assert sorted(kinds) == list(range(1, 25))
+    expected = {**dict.fromkeys(range(1, 6), "unification"), **dict.fromkeys(range(6, 10),
+                "elixir"), **dict.fromkeys(range(10, 15), "governor"),
+                **dict.fromkeys(range(15, 20), "palace"), **dict.fromkeys(range(20, 25), "wall")}
+    assert kinds == expected
+    card14 = next(c for c in box.solo.action_cards if c.number == 14)
+    assert card14.pattern == "two_bonus_right" and card14.fallback == "majority"
+    assert {c.number for c in box.solo.action_cards if c.fallback} == {14, 18, 19, 23, 24}
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4])
+def test_each_deck_holds_seven_recurring_cards_and_two_one_time_cards(box, level):
+    # the designer's solo note: 3 Unification + Wall + Palace + Governor + Elixir recurring
+    # (the Elixir card moving 3 or 4), and 2 one-time cards that are never Unification
+    cards = {c.number: c for c in box.solo.action_cards}
+    deck = [cards[n] for n in next(c for c in box.solo.lisi_cards if c.level == level).actions]
+    assert len(deck) == len(set(c.number for c in deck)) == 9
+    recurring = sorted(c.kind for c in deck if c.use == "ongoing")
+    assert recurring == sorted(["unification"] * 3 + ["wall", "palace", "governor", "elixir"])
+    assert all(c.steps in (3, 4) for c in deck if c.use == "ongoing" and c.kind == "elixir")
+    once = [c for c in deck if c.use == "one_time"]
+    assert len(once) == 2 and not any(c.kind == "unification" for c in once)
+
+
+def test_the_one_time_cards_tell_the_versions_apart(box):
+    cards = {c.number: c for c in box.solo.action_cards}
+    pairs = [frozenset(n for n in card.actions if cards[n].use == "one_time")
+             for card in box.solo.lisi_cards]
+    assert len(set(pairs)) == len(pairs) == 4
+    extra = {cards[n].kind for pair in pairs for n in pair}
+    assert extra <= {"governor", "palace", "wall", "elixir"}
+    longer = [cards[n] for pair in pairs for n in pair if cards[n].kind == "elixir"]
+    assert all(c.steps > 4 for c in longer)  # a longer Elixir move than the recurring card's
+    two = [cards[n] for pair in pairs for n in pair if cards[n].kind == "governor"]
+    assert all(c.pattern == "two_bonus_right" for c in two)  # 2 extra Governors
+
+
+def test_one_time_cards_are_played_once_in_a_whole_game(box):
+    game = Game(box, [RandomStrategy(), lisi.LiSiSeat(4)], 3)
+    result = game.play()
+    once = {c.number for c in box.solo.action_cards if c.use == "one_time"}
+    deck = set(next(c for c in box.solo.lisi_cards if c.level == 4).actions)
+    state = game.state.lisi
+    assert set(state.removed) == once & deck  # all played in 30 turns, and gone for good
+    assert not (set(state.deck) | set(state.discard)) & once
+    assert result.scores[LISI]["vp_total"] > 0
+
+
+def test_his_alchemist_cards_are_his_colours_set_unless_the_box_names_one(box):
+    # RULINGS 27f: by default the set of the colour he is dealt; a box may name a set
+    g = solo_game(box)
+    li = g.state.players[LISI]
+    assert li.alchemist_supply == list(g.t.alchemist_sets[li.colour])
+    other = next(k for k in range(4) if k != li.colour)
+    named = load_box(default_box_dir(), [("alchemists.set", other + 1)])
+    g2 = solo_game(named)
+    assert g2.state.players[LISI].alchemist_supply == list(g2.t.alchemist_sets[other])
+
+
+def test_his_versions_score_more_in_order_against_the_same_opponent(box):
+    # RULINGS 27: versions 1 to 4 get harder in order; here his mean score against the same
+    # bot on the same seeds (the win rates, with intervals, are in docs/assumptions.md)
+    means = []
+    for level in (1, 2, 3, 4):
+        scores = [play_game(box, [BasicStrategy(), lisi.LiSiSeat(level)], seed).scores[LISI]
+                  ["vp_total"] for seed in range(30)]
+        means.append(sum(scores) / len(scores))
+    assert means == sorted(means) and means[3] - means[0] > 50, means

@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 
 from zsim.components import Box, BoxError, default_box_dir, load_box
-from zsim.components.schema import Assumable
+from zsim.components.schema import Assumable, KeyedAssumptions
 
 _DIR = click.argument(
     "directory", required=False, type=click.Path(file_okay=False, path_type=Path)
@@ -47,7 +47,10 @@ def show(directory: Path | None) -> None:
         click.echo(f"{name:<24}{entries:>8}{copies:>8}{assumed:>9}")
     board = box.board
     board_parts = (board, board.elixir, board.wall, board.mausoleum, board.rules)
-    click.echo(f"{'board sections':<24}{len(board_parts):>8}{'':>8}{_assumed(board_parts):>9}")
+    keys = sum(1 for part in board_parts for name in type(part).model_fields  # its own keys
+               if name != "assumed" and not isinstance(getattr(part, name), KeyedAssumptions))
+    marked = sum(len(part.assumed) for part in board_parts)
+    click.echo(f"{'board keys':<24}{keys:>8}{'':>8}{marked:>9}")
 
 
 @command.command("export")

@@ -59,6 +59,7 @@ def cross_checks(parts: Parts) -> list[str]:
         *_reference_problems(parts),
         *_supply_problems(parts),
         *_mausoleum_tile_problems(parts),
+        *_emperor_section_problems(parts),
         *_round_problems(parts),
     ]
 
@@ -81,6 +82,13 @@ def _solo_problems(parts: Parts) -> list[str]:
             if getattr(card, key) not in faces:
                 problems.append(source.problem(("lisi_cards", i, key),
                                                f"no scoring card {getattr(card, key)!r}"))
+    read = Counter(c.condition for c in solo.conditions)
+    problems += [source.problem(("conditions",), f"condition {c!r} is read {times} times")
+                 for c, times in read.items() if times > 1]
+    chosen, sets = solo.alchemists.set, len({a.set for a in parts.alchemists.alchemist_cards})
+    if chosen != "colour" and not 1 <= chosen <= sets:
+        problems.append(source.problem(("alchemists", "set"),
+                                       f"no Alchemist set {chosen} (sets 1-{sets})"))
     return problems
 
 
@@ -197,6 +205,26 @@ def _mausoleum_tile_problems(parts: Parts) -> list[str]:
         for kind in ("region", "wall", "elixir")
         if tiles[kind] != spots[kind]
     ]
+
+
+def _emperor_section_problems(parts: Parts) -> list[str]:
+    """The Emperor tiles' backs: one tile per Wall section, each naming a section that exists
+    (setup lays each tile on the section its back names)."""
+    wall = parts.board.wall
+    sections = wall.sites * wall.sections_per_site
+    source = parts.sources["tiles.yaml"]
+    tiles = parts.tiles.emperor_tiles
+    problems = [source.problem(("emperor_tiles", i, "section"),
+                               f"section {tile.section} is not a Wall section (1-{sections})")
+                for i, tile in enumerate(tiles) if tile.section > sections]
+    for section, times in sorted(Counter(t.section for t in tiles).items()):
+        if times > 1:
+            problems.append(source.problem(("emperor_tiles",),
+                                           f"{times} Emperor tiles name section {section}"))
+    if len(tiles) != sections:
+        problems.append(source.problem(("emperor_tiles",), f"{len(tiles)} Emperor tiles for "
+                                       f"{sections} Wall sections (one per section)"))
+    return problems
 
 
 def _round_problems(parts: Parts) -> list[str]:

@@ -162,7 +162,7 @@ def _rule_bound_problems(source: Source, rules: Any) -> list[str]:
 def _player_count_tables(source: Source, board: Board) -> list[str]:
     tables: dict[KeyPath, dict[int, Any]] = {("wall", "tiers"): dict(board.wall.tiers)}
     for field, value in board.rules:
-        if isinstance(value, dict):
+        if isinstance(value, dict) and field != "assumed":
             tables[("rules", field)] = dict(value)
     return [
         source.problem(path, f"needs a value for {n} players")

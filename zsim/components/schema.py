@@ -95,6 +95,23 @@ class Assumable(Frozen):
         return self
 
 
+class KeyedAssumptions(Frozen):
+    """A section of the board whose keys are assumed one by one: ``assumed`` maps each key the
+    rulebook prints nothing for to the reason it is assumed. Numbers the rulebook prints (5
+    rounds, 6 VP a Palace...) stay unmarked, so a report never flags them as assumptions."""
+
+    assumed: Annotated[dict[str, str], AfterValidator(frozen)] = {}
+
+    @model_validator(mode="after")
+    def _assumed_keys_exist(self) -> KeyedAssumptions:
+        for key, reason in self.assumed.items():
+            if key == "assumed" or key not in type(self).model_fields:
+                raise ValueError(f"'assumed' names {key!r}, which is not a key of this section")
+            if not reason.strip():
+                raise ValueError(f"assumed key {key!r} needs a one-line reason")
+        return self
+
+
 # --- effects -------------------------------------------------------------------------------
 
 
@@ -290,8 +307,12 @@ class MasterAlchemistCard(Assumable):
 
 
 class EmperorTile(Assumable):
+    """A Court action on its face; its back names the Wall section it is laid on at setup
+    (``section``, numbered from 1, site by site, left section first)."""
+
     id: str
     action: CourtAction
+    section: int = Field(ge=1)
 
 
 class WallScoring(Frozen):
@@ -378,26 +399,26 @@ class MausoleumTile(Assumable):
 PerPlayerCount = Annotated[dict[Literal[2, 3, 4], int], AfterValidator(frozen)]
 
 
-class ElixirRoute(Assumable):
+class ElixirRoute(KeyedAssumptions):
     vp: tuple[int, ...]  # VP value of each space, space 0 first
     elixir_spaces: tuple[int, ...]
     master_alchemist_space: int
 
 
-class WallLayout(Assumable):
+class WallLayout(KeyedAssumptions):
     sites: int = Field(ge=1)
     sections_per_site: int = Field(ge=1)
     # Worker cost of each slot of a section, by player count
     tiers: Annotated[dict[Literal[2, 3, 4], tuple[int, ...]], AfterValidator(frozen)]
 
 
-class MausoleumLayout(Assumable):
+class MausoleumLayout(KeyedAssumptions):
     grid: tuple[tuple[str, ...], ...]  # spot bindings: a region, 'site1'.., or 'elixir'
     slot_values: tuple[int, ...]
     min_players_for_slot: tuple[int, ...]  # per slot: fewest players for which it is used
 
 
-class Rules(Assumable):
+class Rules(KeyedAssumptions):
     """Numbers of the rules that a designer may want to vary."""
 
     rounds: int = Field(5, ge=1)
@@ -434,7 +455,7 @@ class Rules(Assumable):
     extra_soldier_vp: tuple[int, ...]  # VP for 0, 1, 2, 3+ soldiers left at the entrance
 
 
-class Board(Assumable):
+class Board(KeyedAssumptions):
     regions: tuple[Region, ...]
     elixir: ElixirRoute
     wall: WallLayout
@@ -518,7 +539,34 @@ class LiSiCard(Assumable):
     unlocked_soldiers: int = Field(0, ge=0)
 
 
+RegionCondition = Literal["palace", "governor", "full", "council", "workforce"]
+
+
+class LiSiCondition(Assumable):
+    """How Li Si meets a region Mausoleum condition that counts pieces he never has (Officials,
+    Workers; ruling 27e): for him ``condition`` is met where ``met_as`` is, in the same
+    region."""
+
+    condition: RegionCondition
+    met_as: RegionCondition
+
+    @model_validator(mode="after")
+    def _another_condition(self) -> LiSiCondition:
+        if self.condition == self.met_as:
+            raise ValueError(f"{self.condition!r} is read as itself")
+        return self
+
+
+class LiSiAlchemists(Assumable):
+    """Which Alchemist set Li Si's Elixir actions draw from: ``colour`` (the set of the colour
+    he is dealt, as a player's) or a set number."""
+
+    set: Literal["colour"] | int = "colour"
+
+
 class Solo(Assumable):
     action_cards: tuple[LiSiAction, ...]
     scoring_cards: tuple[ScoringCard, ...]
     lisi_cards: tuple[LiSiCard, ...]
+    conditions: tuple[LiSiCondition, ...] = ()
+    alchemists: LiSiAlchemists = LiSiAlchemists()

@@ -66,7 +66,7 @@ def feasible_options(g: Table, p: PlayerState, ability: Ability, ctx: Context,
     options = queries.feasible_options(g.t, g.rules, p, ability, ctx.here)
     if not full:
         return options
-    return [i for i in options if performable(g, p, ability.options[i])]
+    return [i for i in options if performable(g, p, ability.options[i], ctx)]
 
 
 def resolve_steps(g: Table, p: PlayerState, steps: tuple, ctx: Context) -> None:
@@ -77,13 +77,14 @@ def resolve_steps(g: Table, p: PlayerState, steps: tuple, ctx: Context) -> None:
 # --- full-performance checks (Unification rewards) ----------------------------------------
 
 
-def performable(g: Table, p: PlayerState, steps: tuple) -> bool:
-    """Can every step be carried out in full? Soldiers unlocked by an earlier step count; an
-    "up to" step can always be, with fewer or none."""
+def performable(g: Table, p: PlayerState, steps: tuple, ctx: Context) -> bool:
+    """Can every step be carried out in full where ``ctx`` sits (its card's suit for 'own'
+    tokens)? Soldiers unlocked by an earlier step count; an "up to" step can always be, with
+    fewer or none."""
     unlocked = 0
     for e in steps:
         kind = EFFECTS[e.effect]
-        if not kind.performable(g, p, e, unlocked):
+        if not kind.performable(g, p, e, unlocked, ctx):
             return False
         unlocked += kind.unlocks(e)
     return True
@@ -379,7 +380,8 @@ class EffectKind:
         """The VP the step scores if it resolves now (``effect_vp``)."""
         return 0
 
-    def performable(self, g: Table, p: PlayerState, e: Any, unlocked: int) -> bool:
+    def performable(self, g: Table, p: PlayerState, e: Any, unlocked: int,
+                    ctx: Context) -> bool:
         """Can the step be carried out in full (``unlocked``: soldiers the steps before it
         put at the entrance)? An "up to" step always can, with fewer or none."""
         return True
@@ -428,7 +430,8 @@ class Recruit(EffectKind):
     def resolve(self, g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
         recruit(g, p, e, ctx)
 
-    def performable(self, g: Table, p: PlayerState, e: Any, unlocked: int) -> bool:
+    def performable(self, g: Table, p: PlayerState, e: Any, unlocked: int,
+                    ctx: Context) -> bool:
         supply = p.official_supply
         have = sum(supply) if e.official == "any" else supply[OFFICIAL_INDEX[e.official]]
         return have >= e.count
@@ -479,7 +482,8 @@ class ReduceUnrest(EffectKind):
     def resolve(self, g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
         reduce_unrest(g, p, e, ctx)
 
-    def performable(self, g: Table, p: PlayerState, e: Any, unlocked: int) -> bool:
+    def performable(self, g: Table, p: PlayerState, e: Any, unlocked: int,
+                    ctx: Context) -> bool:
         return e.where != "any" or sum([1 for u in p.unrest if u]) >= e.regions
 
     def worth(self, est: Valuer, e: Any, here: int, slot: int, suit: int) -> float:
@@ -550,10 +554,13 @@ class GainTokens(EffectKind):
     def resolve(self, g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
         gain_tokens(g, p, e, ctx)
 
-    def performable(self, g: Table, p: PlayerState, e: Any, unlocked: int) -> bool:
+    def performable(self, g: Table, p: PlayerState, e: Any, unlocked: int,
+                    ctx: Context) -> bool:
         supply = g.state.supply
-        have = sum(supply) if e.color in ("any", "own") else supply[SUIT_INDEX[e.color]]
-        return have >= e.count
+        if e.color == "any":
+            return sum(supply) >= e.count
+        suit = ctx.suit if e.color == "own" else SUIT_INDEX[e.color]
+        return suit >= 0 and supply[suit] >= e.count
 
     def worth(self, est: Valuer, e: Any, here: int, slot: int, suit: int) -> float:
         if e.color == "any":
@@ -636,7 +643,8 @@ class UnlockSoldiers(EffectKind):
     def resolve(self, g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
         unlock_soldiers(g, p, e, ctx)
 
-    def performable(self, g: Table, p: PlayerState, e: Any, unlocked: int) -> bool:
+    def performable(self, g: Table, p: PlayerState, e: Any, unlocked: int,
+                    ctx: Context) -> bool:
         return p.soldiers >= e.count
 
     def unlocks(self, e: Any) -> int:
@@ -655,7 +663,8 @@ class PlaceAlchemistCards(EffectKind):
     def resolve(self, g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
         place_alchemist_cards(g, p, e, ctx)
 
-    def performable(self, g: Table, p: PlayerState, e: Any, unlocked: int) -> bool:
+    def performable(self, g: Table, p: PlayerState, e: Any, unlocked: int,
+                    ctx: Context) -> bool:
         return e.up_to or (len(p.alchemist_supply) >= e.count
                            and bool(_alchemist_regions(g, p, e.where)))
 
@@ -672,7 +681,8 @@ class PlaceSoldierFree(EffectKind):
     def resolve(self, g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
         place_soldier_free(g, p, e, ctx)
 
-    def performable(self, g: Table, p: PlayerState, e: Any, unlocked: int) -> bool:
+    def performable(self, g: Table, p: PlayerState, e: Any, unlocked: int,
+                    ctx: Context) -> bool:
         return p.entrance + unlocked >= 1 and bool(mausoleum.free_spots(g, p))
 
     def worth(self, est: Valuer, e: Any, here: int, slot: int, suit: int) -> float:
@@ -688,7 +698,8 @@ class InstallGovernorFree(EffectKind):
     def resolve(self, g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
         install_governor_free(g, p, e, ctx)
 
-    def performable(self, g: Table, p: PlayerState, e: Any, unlocked: int) -> bool:
+    def performable(self, g: Table, p: PlayerState, e: Any, unlocked: int,
+                    ctx: Context) -> bool:
         return p.governors > 0
 
     def worth(self, est: Valuer, e: Any, here: int, slot: int, suit: int) -> float:
@@ -707,7 +718,8 @@ class BuildPalaceFree(EffectKind):
     def resolve(self, g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
         build_palace_free(g, p, e, ctx)
 
-    def performable(self, g: Table, p: PlayerState, e: Any, unlocked: int) -> bool:
+    def performable(self, g: Table, p: PlayerState, e: Any, unlocked: int,
+                    ctx: Context) -> bool:
         return p.palaces > 0
 
     def worth(self, est: Valuer, e: Any, here: int, slot: int, suit: int) -> float:
@@ -726,7 +738,8 @@ class BuildWallFree(EffectKind):
     def resolve(self, g: Table, p: PlayerState, e: Any, ctx: Context) -> None:
         build_wall_free(g, p, e, ctx)
 
-    def performable(self, g: Table, p: PlayerState, e: Any, unlocked: int) -> bool:
+    def performable(self, g: Table, p: PlayerState, e: Any, unlocked: int,
+                    ctx: Context) -> bool:
         return bool(queries.wall_slots(g.state, p, free=True, first=True))
 
     def worth(self, est: Valuer, e: Any, here: int, slot: int, suit: int) -> float:

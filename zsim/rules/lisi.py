@@ -56,6 +56,9 @@ def setup(g: Table, seat: int, level: int) -> None:
     g.rng.shuffle(lisi.deck)
     state.lisi = lisi
     p = state.players[seat]
+    chosen = g.t.box.solo.alchemists.set
+    if chosen != "colour":  # a set of its own instead of his colour's (ruling 27f)
+        p.alchemist_supply = list(g.t.alchemist_sets[chosen - 1])
     p.ship = card.ship
     moved = min(card.unlocked_soldiers, p.soldiers)
     p.soldiers -= moved
@@ -127,8 +130,13 @@ def unification(g: Table, p: PlayerState, card: LiSiAction) -> None:
 
 def elixir(g: Table, p: PlayerState, card: LiSiAction) -> None:
     """Move the Ship; each Elixir symbol unlocks a soldier or places a random Alchemist card in
-    this round's region (a card first while there is room, when a soldier already waits)."""
-    route = g.t.box.board.elixir
+    this round's region (a card first while there is room, when a soldier already waits).
+
+    A double symbol resolves twice, one symbol after the other, so with room for one card he
+    places the card first and then unlocks a soldier (the solo rules' clarification); with
+    every soldier unlocked already, a symbol that would unlock one gives nothing."""
+    master = g.t.box.board.elixir.master_alchemist_space
+    symbols = g.t.elixir_symbols
     start = p.ship
     p.ship = min(g.t.elixir_end, start + card.steps)
     if g.narrating:
@@ -136,16 +144,14 @@ def elixir(g: Table, p: PlayerState, card: LiSiAction) -> None:
     unlock_only = p.entrance == 0
     region = min(g.state.round, 5) - 1
     for space in range(start + 1, p.ship + 1):
-        if space == route.master_alchemist_space and not p.master_taken \
-                and g.state.master_available:
+        if space == master and not p.master_taken and g.state.master_available:
             pieces.gain_master(g, p, g.rng.choice(g.state.master_available))
-        if space not in route.elixir_spaces:
-            continue
-        room = len(p.tableau[region]) < g.rules.region_card_limit
-        if unlock_only or not p.alchemist_supply or not room:
-            pieces.unlock_soldiers(g, p, 1)
-        else:
-            pieces.place_alchemist_card(g, p, g.rng.choice(p.alchemist_supply), region)
+        for _ in range(symbols[space]):
+            room = len(p.tableau[region]) < g.rules.region_card_limit
+            if unlock_only or not p.alchemist_supply or not room:
+                pieces.unlock_soldiers(g, p, 1)
+            else:
+                pieces.place_alchemist_card(g, p, g.rng.choice(p.alchemist_supply), region)
 
 
 def governor(g: Table, p: PlayerState, card: LiSiAction) -> None:
@@ -252,13 +258,24 @@ def _holds_majority(g: Table, p: PlayerState, region: int) -> bool:
     return counts[p.seat] > max(c for s, c in enumerate(counts) if s != p.seat)
 
 
+def condition_met(g: Table, p: PlayerState, spot_index: int) -> bool:
+    """Whether Li Si meets a spot's condition: the players' own conditions, except those the
+    box reads another way for him (``solo.conditions``, ruling 27e: the tiles that count
+    Officials or Workers, which he never has, he meets with a Governor or a Palace there)."""
+    spot = g.state.mausoleum[spot_index]
+    condition = spot.condition
+    for reading in g.t.box.solo.conditions:
+        if reading.condition == condition:
+            condition = reading.met_as
+            break
+    return mausoleum.CONDITIONS[condition].met(g, p, spot.where)
+
+
 def validate(g: Table, p: PlayerState) -> None:
-    """Place a waiting soldier on every tile whose condition he meets. With more such tiles
-    than soldiers waiting, his opponent chooses which tiles he validates, one soldier at a time.
-    His conditions are the players' own: the Council and Workforce tiles, which ask for
-    Officials and Workers he never has, he never meets."""
-    spots = [spot for spot in mausoleum.free_spots(g, p)
-             if mausoleum.condition_met(g, p, spot)]
+    """Place a waiting soldier on every tile whose condition he meets (``condition_met``).
+    With more such tiles than soldiers waiting, his opponent chooses which tiles he validates,
+    one soldier at a time."""
+    spots = [spot for spot in mausoleum.free_spots(g, p) if condition_met(g, p, spot)]
     opponent = next(s for s in range(g.state.n) if s != p.seat)
     while p.entrance and spots:
         if len(spots) <= p.entrance:

@@ -41,16 +41,17 @@ class Condition:
 
 
 class MasterAlchemist(Condition):
+    """The Ship on or past the Master Alchemist space (ruling 10b): whether a Master Alchemist
+    card was left to take there does not matter."""
+
     def met(self, g: Table, p: PlayerState, where: int) -> bool:
-        return p.master_taken
+        return p.ship >= g.t.box.board.elixir.master_alchemist_space
 
     def distance(self, est: Valuer, where: int) -> int:
         p = est.p
-        if p.master_taken:
-            return 0
         space = est.tables.box.board.elixir.master_alchemist_space
-        if p.ship >= space or not est.board.master_available:
-            return FAR
+        if p.ship >= space:
+            return 0
         return -(-(space - p.ship) // est.rules.elixir_steps)
 
 

@@ -46,20 +46,22 @@ def tuck_card(g: Table, p: PlayerState, card: int, region: int, unrest: bool = T
 
 
 def move_ship(g: Table, p: PlayerState, steps: int) -> None:
-    """Advance the Ship; the Master Alchemist space and every Elixir symbol passed pay out.
+    """Advance the Ship; the Master Alchemist space and every Elixir symbol passed pay out, a
+    double symbol twice (ruling 9a).
 
     On a space with both symbols the Master Alchemist card is taken first, so it can be placed
     by that very Elixir reward.
     """
-    route = g.t.box.board.elixir
+    master = g.t.box.board.elixir.master_alchemist_space
+    symbols = g.t.elixir_symbols
     start = p.ship
     p.ship = min(g.t.elixir_end, start + steps)
     if g.narrating:
         g.say(f"  moves the Ship {start} -> {p.ship}")
     for space in range(start + 1, p.ship + 1):
-        if space == route.master_alchemist_space:
+        if space == master:
             take_master_alchemist(g, p)
-        if space in route.elixir_spaces:
+        for _ in range(symbols[space]):
             elixir_reward(g, p)
 
 

@@ -108,18 +108,21 @@ def _setup_walls(g: Table, state: GameState, options: GameOptions, rng: random.R
     rng.shuffle(wall_tiles)
     wall_tiles = constraints.settle(options, "wall_tiles", wall_tiles, sections,
                                     lambda i: box.wall_tiles[i].id)
+    # Emperor tiles by their backs (setup 4B, ruling 13a): the tiles left after the random
+    # discard each go to the section their back names; a discarded tile's section stays empty.
     emperor = list(range(len(box.emperor_tiles)))
     rng.shuffle(emperor)
     emperor = constraints.settle(options, "emperor_tiles", emperor, g.rules.emperor_tiles[n],
                                  lambda i: box.emperor_tiles[i].id)
-    emperor = emperor[: g.rules.emperor_tiles[n]] + [NO_ONE] * sections
-    emperor = emperor[:sections]
-    rng.shuffle(emperor)
+    on_section = [NO_ONE] * sections
+    for tile in emperor[: g.rules.emperor_tiles[n]]:
+        on_section[box.emperor_tiles[tile].section - 1] = tile
     tiers = tuple(layout.tiers[n])
     for s in range(sections):
         face = rng.choice("ab")
         state.walls.append(
-            WallSection(s // layout.sections_per_site, tiers, wall_tiles[s], face, emperor[s]))
+            WallSection(s // layout.sections_per_site, tiers, wall_tiles[s], face,
+                        on_section[s]))
 
 
 def deal_starting_tiles(g: Table, rng: random.Random,

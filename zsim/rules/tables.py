@@ -47,6 +47,9 @@ class Tables:
     master_cards: tuple[int, ...]
     mausoleum_slots: tuple[int, ...]  # by player count: slots of each Mausoleum tile in use
     elixir_end: int  # the last space of the Elixir route
+    # by space of the route: how many Elixir symbols it carries (a space listed twice in
+    # ``elixir_spaces`` carries two, and reaching or passing it resolves the symbol twice)
+    elixir_symbols: tuple[int, ...]
     # The options naming a card, made once per box and offered by the rules from here (a
     # lookup is cheaper than a new tuple): [card][region], [card][action] or [card].
     unify_options: tuple[tuple[Unify, ...], ...]
@@ -63,6 +66,13 @@ class Tables:
 def compile_tables(box: Box) -> Tables:
     """The tables of ``box``, made once per box in a process."""
     return build_tables(box)
+
+
+def elixir_symbols(box: Box) -> tuple[int, ...]:
+    """The number of Elixir symbols on each space of the route (ruling 9a: a space listed
+    twice carries a double symbol)."""
+    route = box.board.elixir
+    return tuple(route.elixir_spaces.count(space) for space in range(len(route.vp)))
 
 
 def build_tables(box: Box) -> Tables:
@@ -109,6 +119,7 @@ def build_tables(box: Box) -> Tables:
             sum(1 for need in box.board.mausoleum.min_players_for_slot if n >= need)
             for n in range(5)),
         elixir_end=len(box.board.elixir.vp) - 1,
+        elixir_symbols=elixir_symbols(box),
         unify_options=tuple(tuple(Unify(UNIFY, c, r) for r in range(len(REGIONS)))
                             for c in cards),
         court_options=tuple(tuple(Court(COURT, c, a) for a in range(len(COURT_ACTIONS)))
