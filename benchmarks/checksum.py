@@ -7,8 +7,9 @@ and seat, written as CSV. The 300-game value was ``1200 rows 3bb30997e0878a75`` 
 model's making until a Worker moved by "move up to 2 of your Workers" could no longer move
 twice (``1200 rows 84cd340ad592c575``), and then until each seat's strategy RNG was seeded by
 a one-way hash of the game's seed (``1200 rows 7f8087dac618ce06``), and then until Emperor
-tiles were laid by their backs and the Elixir tile read the Ship's position; it has been
-``1200 rows 70b2bd5e86f87eed`` since.
+tiles were laid by their backs and the Elixir tile read the Ship's position (``1200 rows
+70b2bd5e86f87eed``), and then until the default lineup seated ``distilled`` and its archetypes
+played on the scorer; it has been ``1200 rows 58c7ce2b7325c234`` since.
 
     python benchmarks/checksum.py            # 300 games
     python benchmarks/checksum.py --games 40 # quicker, for a first look
