@@ -9,24 +9,16 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
 from zsim.runner import processes, worker
+from zsim.runner.chunkfile import Label
 from zsim.runner.limits import Overrun, TimeLimits
 
 PENDING = [(index, 10 * index, 10 * index + 10) for index in range(30)]
-
-
-@dataclass
-class Played:
-    """What the stand-in sends back: the chunk, and the process that played it."""
-
-    index: int
-    pid: int
 
 
 def stand_in(log: Path, fail: int | None = None, die: int | None = None):
@@ -40,7 +32,10 @@ def stand_in(log: Path, fail: int | None = None, die: int | None = None):
         if index == die:
             os._exit(3)
         time.sleep(0.002)
-        return Played(index, os.getpid())
+        # a worker sends the run only a chunk's counts, as text: the process that played it
+        # rides in the label's run id
+        return worker.ChunkResult(Label(str(os.getpid()), index, start, stop, ""), games=0,
+                                  failures=0, decisions=0, engine_seconds=0.0, peak_rss_bytes=0)
 
     return played
 
@@ -58,16 +53,17 @@ def test_each_chunk_is_played_once_by_the_workers_and_none_by_this_process(tmp_p
                                                                           monkeypatch):
     monkeypatch.setattr(worker, "played", stand_in(tmp_path / "log"))
     results = list(processes.play(CONTEXT, tmp_path, PENDING, workers=2))
-    assert sorted(r.index for r in results) == list(range(30))
+    assert sorted(r.label.index for r in results) == list(range(30))
     assert sorted(map(int, (tmp_path / "log").read_text().split())) == list(range(30))
-    players = {r.pid for r in results}
+    players = {int(r.label.run_id) for r in results}
     assert len(players) == 2 and os.getpid() not in players
 
 
 def test_a_failed_chunk_stops_the_run_with_its_error_and_hands_out_nothing_more(tmp_path,
                                                                                 monkeypatch):
     monkeypatch.setattr(worker, "played", stand_in(tmp_path / "log", fail=0))
-    with pytest.raises(ValueError, match="chunk 0 failed"):
+    # the error crosses from the worker as text (never unpickled): its type and message
+    with pytest.raises(processes.WorkerError, match="ValueError: chunk 0 failed"):
         list(processes.play(CONTEXT, tmp_path, PENDING, workers=1))
     time.sleep(0.2)  # long enough for a worker still being handed chunks to play them
     started = (tmp_path / "log").read_text().split()

@@ -169,9 +169,10 @@ class Peeking:
 def test_a_search_of_the_true_hidden_cards_would_choose_otherwise(box, monkeypatch):
     # What the test above rules out can happen: searching the true hidden cards instead of a
     # redeal, the same search (same seat RNG) picks another option at some of these questions.
+    # (rare enough that one game may show none: four games' questions, 52 in all)
     differ = 0
-    for turn in range(3, 40, 3):
-        game = at_turn(box, 2, 6, turn)
+    for seed, turn in [(seed, turn) for seed in (6, 7, 8, 9) for turn in range(3, 40, 3)]:
+        game = at_turn(box, 2, seed, turn)
         view = game.views[game.pending().seat]
         choices = []
         for peek in (False, True):
@@ -429,10 +430,15 @@ def test_a_last_beyond_the_game_searches_every_turn_as_without_it(box):
     assert games[0].scores == games[1].scores and games[0].decisions == games[1].decisions
 
 
-def test_a_flat_search_on_two_processes_plays_the_games_it_plays_on_one(box, tmp_path):
+def test_a_flat_search_on_two_processes_plays_the_games_it_plays_on_one(box, tmp_path,
+                                                                       monkeypatch):
     # root parallelism: a round's playouts are played by a pool of processes, each deal dealt
     # and saved by the search, and added up in order: the same choices, whatever the jobs
+    from zsim import cores
     from zsim.strategies import rootpool
+
+    # a run played in this test process earlier (one job, in process) marked its cores taken
+    monkeypatch.setattr(cores, "_TAKEN", [False])
 
     spec = "mcts(judge='distilled', root='halving', width=4, iterations=4, last=3{})"
     one = play_game(box, [resolve(spec.format("")), resolve("greedy")], 21)

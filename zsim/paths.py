@@ -40,10 +40,11 @@ def shipped(part: str, name: str) -> Path | None:
 
 
 def named_file(part: str, entry: str) -> Path:
-    """``entry`` as a file: a path that exists, or a shipped name (``shipped``); else the path
-    as given, for the reader to say it does not exist."""
+    """``entry`` as a file: a path that exists (a FIFO or a device too, for the reader to say
+    what it is; a folder is no file), or a shipped name (``shipped``); else the path as given,
+    for the reader to say it does not exist."""
     path = Path(entry)
-    if path.is_file():
+    if path.exists() and not path.is_dir():
         return path
     return shipped(part, entry) or path
 

@@ -204,7 +204,7 @@ def _experiment_path(entry: str | None) -> Path | None:
     if entry is None:
         return None
     path = named_file("experiments", entry)
-    if not path.is_file():
+    if not path.exists():
         hint = "" if Path(entry).suffix or "/" in entry else (
             f"; {unknown_name('experiments', entry)}")
         raise click.BadParameter(f"{entry}: no such file{hint}", param_hint="EXPERIMENT")

@@ -116,11 +116,11 @@ function card(parent, x, y, number, emperorAction, w, h) {
     "A" + info.name.split("_").slice(1).join(".");
   const small = h < 30;  // a card in a hand: the number above, the trigger below it, so that
   // a number of three digits never runs into a long trigger word ("Governor")
-  text(g, x + 4, y + (small ? 11 : 15), label, {
+  text(g, x + 4, y + (small ? 10 : 15), label, {
     "font-size": small ? 11 : info.type === "alchemist" ? 12 : 15,
     "font-weight": 700, fill: SUIT_EDGE[info.type]});
   const trigger = emperorAction || info.trigger;
-  text(g, x + w - 3, small ? y + h - 3 : y + 14, ACTION_SHORT[trigger],
+  text(g, x + w - 3, small ? y + h - 2 : y + 14, ACTION_SHORT[trigger],
        {"font-size": small ? 8 : 10, "text-anchor": "end",
         "font-weight": emperorAction ? 700 : 400});
   if (!small) text(g, x + 5, y + h - 5, info.type === "alchemist" ? "Alchemist" :
