@@ -175,3 +175,21 @@ def test_a_second_editable_install_keeps_a_fresh_in_place_build(tmp_path):
     with (root / sources[0]).open("a") as edited:
         edited.write("\n# edited\n")
     assert not reusable(root)  # a source changed since: compiled again
+
+
+def test_the_builds_shared_library_is_found_at_the_top_of_its_tree(tmp_path, monkeypatch):
+    # every compiled module imports the build's shared library by name; an editable install
+    # maps it only when it compiles, so a second `pip install -e ".[test]"` that keeps the
+    # build would leave it unfound: the build's own finder looks for it where it was built
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    monkeypatch.setattr(engine_build, "ROOT", tmp_path)
+    library = tmp_path / f"0123abcd__mypyc{EXTENSION_SUFFIXES[0]}"
+    library.write_bytes(b"")
+    finder = engine_build.BuildFinder(["zsim.game"], compiled=True)
+    spec = finder.find_spec("0123abcd__mypyc")
+    assert spec is not None and spec.origin == str(library)
+    assert finder.find_spec("ffff__mypyc") is None  # none built here: Python's finders look
+    assert finder.find_spec("zsim.game__mypyc") is None  # only a top-level name
+    assert engine_build.BuildFinder(["zsim.game"], compiled=False).find_spec(
+        "0123abcd__mypyc") is None  # the sources import no library

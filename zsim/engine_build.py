@@ -31,6 +31,7 @@ from types import ModuleType
 ROOT = Path(__file__).resolve().parent.parent  # holds the zsim and strategies packages
 MANIFEST = Path(__file__).with_name("compiled.json")
 SWITCH = "ZSIM_PURE_PYTHON"
+GROUP = "__mypyc"  # the name's ending of the build's shared library
 OFF = ("", "0", "false", "no", "off")  # values of the switch that leave the compiled build on
 
 
@@ -88,6 +89,8 @@ class BuildFinder:
 
     def find_spec(self, fullname: str, path: Sequence[str] | None = None,
                   target: ModuleType | None = None) -> ModuleSpec | None:
+        if self.compiled and fullname.endswith(GROUP) and "." not in fullname:
+            return _group_spec(fullname)
         if fullname not in self.modules:
             return None
         if self.compiled:
@@ -98,6 +101,18 @@ class BuildFinder:
         if not source.exists():  # a module the build had and the sources no longer have
             return None  # (moved into a package, say): Python's own finders look for it
         return spec_from_file_location(fullname, source)
+
+
+def _group_spec(fullname: str) -> ModuleSpec | None:
+    """The build's shared library (``<digest>__mypyc``, which every compiled module imports),
+    from the top of the tree it was built in. An editable install maps it only when it
+    compiles: a second ``pip install -e`` that keeps the build would leave it unfound."""
+    for suffix in EXTENSION_SUFFIXES:
+        candidate = ROOT / (fullname + suffix)
+        if candidate.exists():
+            return spec_from_file_location(fullname, str(candidate),
+                                           loader=ExtensionFileLoader(fullname, str(candidate)))
+    return None  # an installed wheel keeps it in site-packages: Python's own finders have it
 
 
 def _install() -> tuple[bool, str]:
