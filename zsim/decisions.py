@@ -8,6 +8,7 @@ completable move) and a small ``context`` mapping with what the choice is about.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from zsim.kinds import KINDS
@@ -54,17 +55,25 @@ class IllegalChoice(Exception):
         )
 
 
-def shown(value: Any, limit: int = 200) -> str:
-    """``repr(value)`` cut to ``limit`` characters, or what it is when its repr fails: an answer
-    or a name a strategy made may recurse, raise or run long in its ``__repr__``, and the
+def safe_text(value: Any, render: Callable[[Any], Any], limit: int, unreadable: str,
+              not_text: str) -> str:
+    """``render(value)`` cut to ``limit`` characters, or ``unreadable`` when it raises and
+    ``not_text`` when it gives no ``str``: what a strategy made (an answer, a name, an
+    exception) may recurse, raise or run long in its ``__repr__`` or ``__str__``, and the
     message that names the strategy must still be written."""
     try:
-        text = repr(value)
+        text = render(value)
     except BaseException:  # anything a strategy's code raises
-        return f"<a {type(value).__name__} whose repr fails>"
+        return unreadable
     if type(text) is not str:
-        return f"<a {type(value).__name__}>"
+        return not_text
     return text if len(text) <= limit else f"{text[:limit]}..."
+
+
+def shown(value: Any, limit: int = 200) -> str:
+    """``repr(value)`` cut to ``limit`` characters, or what it is when its repr fails."""
+    name = type(value).__name__
+    return safe_text(value, repr, limit, f"<a {name} whose repr fails>", f"<a {name}>")
 
 
 class Player(Protocol):

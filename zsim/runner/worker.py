@@ -26,6 +26,7 @@ import pyarrow as pa
 from zsim import cores
 from zsim.components import Box
 from zsim.consult import blame
+from zsim.decisions import safe_text
 from zsim.experience import kingmaking
 from zsim.experience.kingmaking import AnswerLog
 from zsim.experience.record import RECORD_FIELDS as EXPERIENCE_FIELDS
@@ -277,13 +278,9 @@ def described(error: BaseException, limit: int = 2000) -> str:
     """``str(error)``, cut to ``limit`` characters, or what it is when that fails: a strategy's
     exception may recurse or raise in its ``__str__``, and its game's failure must still be
     recorded, naming it."""
-    try:
-        text = str(error)
-    except BaseException:  # anything a strategy's code raises
-        return f"(a {type(error).__name__} whose message cannot be read)"
-    if type(text) is not str:
-        return f"(a {type(error).__name__} whose message is not text)"
-    return text if len(text) <= limit else f"{text[:limit]}..."
+    name = type(error).__name__
+    return safe_text(error, str, limit, f"(a {name} whose message cannot be read)",
+                     f"(a {name} whose message is not text)")
 
 
 def _traceback(error: BaseException) -> str:
