@@ -76,6 +76,9 @@ def _serve_output(monkeypatch, tmp_path, host: str) -> str:
     import uvicorn
 
     monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
+    # uvicorn's logging config would hand its handlers the runner's stream, closed once the
+    # command returns: every later test of this process would then fail writing to it
+    monkeypatch.setattr(uvicorn.Config, "configure_logging", lambda self: None)
     result = CliRunner().invoke(main, ["serve", "--host", host, "--port", "0",
                                        "--games", str(tmp_path)])
     assert result.exit_code == 0, result.output
